@@ -1,0 +1,46 @@
+# Plain runner. `make app` and `make test` are the README's two commands.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8866
+
+.PHONY: app test setup lint unit browser notebooks bench play clean
+
+$(BIN)/ttr-nb: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $@
+
+setup: $(BIN)/ttr-nb
+
+# Serve the Voilà app on 127.0.0.1 and print its address.
+app: setup
+	@echo "ttr-nb app: http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
+	$(BIN)/voila notebooks/app.ipynb --no-browser --Voila.ip=$(HOST) --port=$(PORT)
+
+play: setup
+	$(BIN)/ttr-nb play --map usa --players 3 --seed 7
+
+bench: setup
+	$(BIN)/ttr-nb bench
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+unit: setup
+	$(BIN)/python -m pytest -q
+
+# Browser tests need Debian's chromium; install it when missing (CI machines start bare).
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian chromium for the browser tests"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null; }
+
+test: setup lint browser-deps
+	$(BIN)/python -m pytest -q
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

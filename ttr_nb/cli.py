@@ -1,0 +1,149 @@
+"""Command line: ``ttr-nb play``, ``ttr-nb simulate``, ``ttr-nb bench``."""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+
+from .bots import make_bot, play_out
+from .game import Game, new_game
+
+
+def _bots_for(kinds: str, players: int, seed: int) -> list:
+    names = kinds.split(",")
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        raise SystemExit(f"--bots needs 1 or {players} names, got {len(names)}")
+    return [make_bot(kind, seed * 101 + i) for i, kind in enumerate(names)]
+
+
+def final_report(game: Game) -> str:
+    """Final scores, breakdown and winner as text."""
+    result = game.result()
+    assert result is not None
+    lines = ["", "Final scores:"]
+    for i, row in enumerate(result["scores"]):
+        parts = ", ".join(f"{k} {v:+d}" for k, v in row.items() if k != "total")
+        done = sum(ok for _, ok in game.ticket_status(i))
+        lines.append(
+            f"  {game.names[i]:<10} {row['total']:>4}  ({parts}; "
+            f"tickets {done}/{len(game.state.players[i].tickets)} completed)"
+        )
+    winners = " and ".join(game.names[i] for i in result["winners"])
+    lines.append(f"Winner: {winners} (decided by {result['decided_by']})")
+    return "\n".join(lines)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = new_game(args.map, players=args.players, seed=args.seed)
+    bots = _bots_for(args.bots, args.players, args.seed)
+    print(f"{game.map.name}, {args.players} players, seed {args.seed}")
+    turn = None
+    while not game.is_over:
+        if game.state.turn != turn:
+            turn = game.state.turn
+            if game.phase == "play":
+                print(f"-- turn {turn}: {game.names[game.current_player]}")
+        game.apply(bots[game.current_player].choose(game))
+        print("   " + game.log[-1])
+    print(final_report(game))
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    scores, turns, tickets, completed = [], [], 0, 0
+    start = time.perf_counter()
+    for g in tqdm(range(args.games), desc="games", unit="game", disable=args.quiet):
+        seed = args.seed + g
+        game = play_out(
+            new_game(args.map, players=args.players, seed=seed),
+            _bots_for(args.bots, args.players, seed),
+        )
+        scores.extend(row["total"] for row in game.scores())
+        turns.append(game.state.turn)
+        for i in range(args.players):
+            status = game.ticket_status(i)
+            tickets += len(status)
+            completed += sum(ok for _, ok in status)
+    elapsed = time.perf_counter() - start
+    print(f"{args.games} games on {args.map}, {args.players} players, bots {args.bots}")
+    print(f"  mean score            {statistics.mean(scores):8.1f}")
+    print(f"  mean turns            {statistics.mean(turns):8.1f}")
+    print(f"  tickets completed     {100 * completed / max(1, tickets):7.1f} %")
+    print(f"  games per second      {args.games / elapsed:8.1f}")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .algorithms import longest_trail_length
+    from .bots import RandomBot
+
+    print(f"Random-bot games, {args.map}, full rules (one core):")
+    networks = []
+    for players in (2, 4):
+        count = args.games
+        start = time.perf_counter()
+        for g in range(count):
+            game = play_out(
+                new_game(args.map, players=players, seed=g),
+                [RandomBot(g * 10 + i) for i in range(players)],
+            )
+            for p in game.state.players:
+                routes = [game.map.route_by_id[r] for r in p.routes]
+                networks.append([(r.a, r.b, r.length) for r in routes])
+        elapsed = time.perf_counter() - start
+        print(f"  {players} players: {count / elapsed:8.1f} games/s ({count} games)")
+    times = []
+    for routes in networks:
+        reps = 20
+        start = time.perf_counter()
+        for _ in range(reps):
+            longest_trail_length(routes)
+        times.append((time.perf_counter() - start) / reps)
+    sizes = [len(r) for r in networks]
+    print(
+        f"longest_trail_length on {len(networks)} end-of-game networks "
+        f"({min(sizes)}–{max(sizes)} routes):"
+    )
+    print(f"  mean {statistics.mean(times) * 1e3:.4f} ms, worst {max(times) * 1e3:.4f} ms")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ttr-nb", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def common(p: argparse.ArgumentParser, players: int, bots: str) -> None:
+        p.add_argument("--map", default="usa", help="map name or map file (default usa)")
+        p.add_argument("--players", type=int, default=players, choices=range(2, 6))
+        p.add_argument("--seed", type=int, default=1)
+        p.add_argument("--bots", default=bots, help="bot kind, or one per seat: greedy,random")
+
+    play = sub.add_parser("play", help="bots play one game; print the turn log and final scores")
+    common(play, 3, "greedy")
+    play.set_defaults(func=cmd_play)
+    sim = sub.add_parser("simulate", help="many bot games with a summary")
+    common(sim, 2, "random")
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(func=cmd_simulate)
+    bench = sub.add_parser("bench", help="speed figures: games per second, longest trail")
+    bench.add_argument("--map", default="usa")
+    bench.add_argument("--games", type=int, default=300)
+    bench.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""Typed errors: every refusal names who, what and which rule or field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow; the game state is left unchanged.
+
+    Attributes
+    ----------
+    player : str
+        Name of the player who tried the action.
+    action : Any
+        The refused action.
+    rule : str
+        The rule that forbids it, in plain words.
+    """
+
+    def __init__(self, player: str, action: Any, rule: str) -> None:
+        self.player = player
+        self.action = action
+        self.rule = rule
+        super().__init__(f"{player} cannot {action}: {rule}")
+
+
+class FileFormatError(ValueError):
+    """A file that does not have the expected shape.
+
+    Attributes
+    ----------
+    file : str
+        The file (or a label for in-memory text).
+    field : str
+        JSON path of the offending field (``$`` for the whole document).
+    reason : str
+        What is wrong with it.
+    """
+
+    kind = "file"
+
+    def __init__(self, file: str, field: str, reason: str) -> None:
+        self.file = file
+        self.field = field
+        self.reason = reason
+        super().__init__(f"{self.kind} {file}: field {field}: {reason}")
+
+
+class MapFormatError(FileFormatError):
+    """A malformed map file."""
+
+    kind = "map file"
+
+
+class SaveFormatError(FileFormatError):
+    """A malformed or inconsistent saved game."""
+
+    kind = "saved game"
+
+
+class UnknownVariantError(ValueError):
+    """A map names a rules variant that is not implemented (yet)."""

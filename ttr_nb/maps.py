@@ -1,0 +1,371 @@
+"""Board maps: loading, validation and lookup.
+
+A map file is JSON described by ``maps/schema.json``. Loading validates the
+schema first and then the cross-references the schema cannot express (route
+ends exist, parallel groups join the same places, ...), so a bad file is
+refused with its name, the JSON path and the reason.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import jsonschema
+
+from .errors import MapFormatError
+
+MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
+SCHEMA_PATH = MAPS_DIR / "schema.json"
+
+NO_FLAGS: Mapping[str, str] = MappingProxyType({})
+
+
+def _no_flags() -> Mapping[str, str]:
+    return NO_FLAGS
+
+
+@dataclass(frozen=True)
+class City:
+    """A place on the board: a city, a country space (dead end) or a junction."""
+
+    id: str
+    name: str
+    kind: str
+    lat: float
+    lon: float
+    country: str | None = None
+    port: bool = False
+    passengers_at_setup: int = 0
+    estimated: Mapping[str, str] = field(default_factory=_no_flags)
+
+
+@dataclass(frozen=True)
+class Country:
+    """A neighbouring country named on tickets, reached through its country spaces."""
+
+    id: str
+    name: str
+    lat: float | None = None
+    lon: float | None = None
+    passengers_at_setup: int = 0
+    estimated: Mapping[str, str] = field(default_factory=_no_flags)
+
+
+@dataclass(frozen=True)
+class Route:
+    """One track between two places (each track of a double route is its own Route)."""
+
+    id: int
+    a: str
+    b: str
+    length: int
+    color: str
+    kind: str = "train"
+    pair: bool = False
+    group: int = 0
+    wraps: bool = False
+    estimated: Mapping[str, str] = field(default_factory=_no_flags)
+
+    @property
+    def ends(self) -> tuple[str, str]:
+        return (self.a, self.b)
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """A destination ticket: places to connect, in order for a tour."""
+
+    id: int
+    cities: tuple[str, ...]
+    points: int
+    deck: str = "regular"
+    tour_values: Mapping[str, int] | None = None
+    estimated: Mapping[str, str] = field(default_factory=_no_flags)
+
+
+@dataclass(frozen=True)
+class CardType:
+    """One kind of card in the travel-card decks."""
+
+    id: str
+    color: str
+    count: int
+    deck: str = "train"
+    spaces: int = 1
+    harbor: bool = False
+    min_route_length: int = 1
+    passenger: bool = False
+
+    @property
+    def wild(self) -> bool:
+        return self.color == "wild"
+
+
+@dataclass(frozen=True, eq=False)
+class Map:
+    """A loaded board. Immutable; shared by every game on it."""
+
+    id: str
+    name: str
+    rules: str
+    path: str
+    cities: tuple[City, ...]
+    countries: tuple[Country, ...]
+    routes: tuple[Route, ...]
+    tickets: tuple[Ticket, ...]
+    card_types: tuple[CardType, ...]
+    components: Mapping[str, Any]
+    projection: Mapping[str, Any]
+    provenance: Mapping[str, Any]
+    stand_in: Mapping[str, str] = field(default_factory=_no_flags)
+    city_by_id: Mapping[str, City] = field(default_factory=dict, repr=False)
+    country_by_id: Mapping[str, Country] = field(default_factory=dict, repr=False)
+    route_by_id: Mapping[int, Route] = field(default_factory=dict, repr=False)
+    route_index: Mapping[int, int] = field(default_factory=dict, repr=False)
+    ticket_by_id: Mapping[int, Ticket] = field(default_factory=dict, repr=False)
+    card_by_id: Mapping[str, CardType] = field(default_factory=dict, repr=False)
+    groups: Mapping[int, tuple[int, ...]] = field(default_factory=dict, repr=False)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Map {self.id!r}: {len(self.cities)} places, {len(self.routes)} routes, "
+            f"{len(self.tickets)} tickets>"
+        )
+
+    @property
+    def dead_ends(self) -> frozenset[str]:
+        """Places a connection may end in but never pass through (country spaces)."""
+        return frozenset(c.id for c in self.cities if c.kind == "country_space")
+
+    def place_name(self, place_id: str) -> str:
+        """Display name of a city, country space or country."""
+        if place_id in self.city_by_id:
+            return self.city_by_id[place_id].name
+        return self.country_by_id[place_id].name
+
+    def targets(self, place_id: str) -> frozenset[str]:
+        """Board places that satisfy a ticket naming ``place_id`` (a country: its spaces)."""
+        if place_id in self.country_by_id:
+            return frozenset(
+                c.id for c in self.cities if c.kind == "country_space" and c.country == place_id
+            )
+        return frozenset((place_id,))
+
+    def route_points(self, length: int) -> int:
+        """Points for claiming a route of this length."""
+        return int(self.components["route_points"][str(length)])
+
+    def parallel(self, route: Route) -> tuple[int, ...]:
+        """Ids of the other routes in ``route``'s double/triple group."""
+        return tuple(r for r in self.groups[route.group] if r != route.id)
+
+    def route_label(self, route: Route) -> str:
+        """Short readable name such as ``Denver–Omaha (4 blue)``."""
+        mode = " ship" if route.kind == "ship" else ""
+        pair = " pair" if route.pair else ""
+        return (
+            f"{self.place_name(route.a)}–{self.place_name(route.b)} "
+            f"({route.length} {route.color}{mode}{pair})"
+        )
+
+
+@cache
+def _schema_validator() -> jsonschema.protocols.Validator:
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def _resolve(name_or_path: str | Path) -> Path:
+    path = Path(name_or_path)
+    if path.suffix == ".json" or path.exists():
+        return path
+    return MAPS_DIR / f"{name_or_path}.json"
+
+
+def available_maps() -> list[str]:
+    """Names of the map files shipped in ``maps/``."""
+    return sorted(p.stem for p in MAPS_DIR.glob("*.json") if p.name != "schema.json")
+
+
+def load_map(name_or_path: str | Path) -> Map:
+    """Load and validate a map by name (``"usa"``) or by path to a JSON file.
+
+    Raises
+    ------
+    MapFormatError
+        When the file is missing, is not JSON, breaks the schema or refers to
+        places, routes or cards that do not exist.
+    """
+    return _load_map(str(_resolve(name_or_path).resolve()))
+
+
+@cache
+def _load_map(path: str) -> Map:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise MapFormatError(path, "$", f"cannot be read ({exc.strerror or exc})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MapFormatError(path, "$", f"is not valid JSON ({exc})") from None
+    return map_from_data(data, path)
+
+
+def map_from_data(data: Any, label: str = "<map>") -> Map:
+    """Build a :class:`Map` from already-parsed JSON, validating it."""
+    error = jsonschema.exceptions.best_match(_schema_validator().iter_errors(data))
+    if error is not None:
+        raise MapFormatError(label, error.json_path, error.message)
+    fail = _failer(label)
+
+    countries = tuple(
+        Country(
+            id=c["id"],
+            name=c["name"],
+            lat=c.get("lat"),
+            lon=c.get("lon"),
+            passengers_at_setup=c.get("passengers_at_setup", 0),
+            estimated=_flags(c),
+        )
+        for c in data.get("countries", [])
+    )
+    cities = tuple(
+        City(
+            id=c["id"],
+            name=c["name"],
+            kind=c["kind"],
+            lat=c["lat"],
+            lon=c["lon"],
+            country=c.get("country"),
+            port=c.get("port", False),
+            passengers_at_setup=c.get("passengers_at_setup", 0),
+            estimated=_flags(c),
+        )
+        for c in data["cities"]
+    )
+    routes = tuple(
+        Route(
+            id=r["id"],
+            a=r["a"],
+            b=r["b"],
+            length=r["length"],
+            color=r["color"],
+            kind=r["kind"],
+            pair=r.get("pair", False),
+            group=r["group"],
+            wraps=r.get("wraps", False),
+            estimated=_flags(r),
+        )
+        for r in data["routes"]
+    )
+    tickets = tuple(
+        Ticket(
+            id=t["id"],
+            cities=tuple(t["cities"]),
+            points=t["points"],
+            deck=t["deck"],
+            tour_values=MappingProxyType(dict(t["tour_values"])) if "tour_values" in t else None,
+            estimated=_flags(t),
+        )
+        for t in data["tickets"]
+    )
+    card_types = tuple(
+        CardType(
+            id=c["id"],
+            color=c["color"],
+            count=c["count"],
+            deck=c.get("deck", "train"),
+            spaces=c.get("spaces", 1),
+            harbor=c.get("harbor", False),
+            min_route_length=c.get("min_route_length", 1),
+            passenger=c.get("passenger", False),
+        )
+        for c in data["components"]["cards"]
+    )
+
+    city_by_id = _unique(cities, "cities", fail)
+    country_by_id = _unique(countries, "countries", fail)
+    for i, country in enumerate(countries):
+        if country.id in city_by_id:
+            fail(f"$.countries[{i}].id", f"{country.id!r} is also a city id")
+    route_by_id = _unique(routes, "routes", fail)
+    ticket_by_id = _unique(tickets, "tickets", fail)
+    card_by_id = _unique(card_types, "components.cards", fail)
+
+    for i, city in enumerate(cities):
+        if city.kind == "country_space" and city.country not in country_by_id:
+            fail(f"$.cities[{i}].country", f"country space needs a known country, got {city.country!r}")
+    groups: dict[int, list[int]] = {}
+    group_ends: dict[int, frozenset[str]] = {}
+    for i, route in enumerate(routes):
+        for end in ("a", "b"):
+            if getattr(route, end) not in city_by_id:
+                fail(f"$.routes[{i}].{end}", f"unknown place {getattr(route, end)!r}")
+        if route.a == route.b:
+            fail(f"$.routes[{i}]", "a route must join two different places")
+        if str(route.length) not in data["components"]["route_points"]:
+            fail(f"$.routes[{i}].length", f"no route_points entry for length {route.length}")
+        ends = frozenset(route.ends)
+        if group_ends.setdefault(route.group, ends) != ends:
+            fail(f"$.routes[{i}].group", f"group {route.group} joins other places")
+        groups.setdefault(route.group, []).append(route.id)
+    for i, ticket in enumerate(tickets):
+        for j, place in enumerate(ticket.cities):
+            if place not in city_by_id and place not in country_by_id:
+                fail(f"$.tickets[{i}].cities[{j}]", f"unknown place {place!r}")
+        if ticket.deck == "tour" and ticket.tour_values is None:
+            fail(f"$.tickets[{i}]", "a tour ticket needs tour_values")
+    if not any(c.wild for c in card_types):
+        fail("$.components.cards", "needs a wild (locomotive) card type")
+
+    return Map(
+        id=data["id"],
+        name=data["name"],
+        rules=data["rules"],
+        path=label,
+        cities=cities,
+        countries=countries,
+        routes=routes,
+        tickets=tickets,
+        card_types=card_types,
+        components=MappingProxyType(data["components"]),
+        projection=MappingProxyType(data["projection"]),
+        provenance=MappingProxyType(data["provenance"]),
+        stand_in=MappingProxyType(dict(data.get("stand_in", {}))),
+        city_by_id=MappingProxyType(city_by_id),
+        country_by_id=MappingProxyType(country_by_id),
+        route_by_id=MappingProxyType(route_by_id),
+        route_index=MappingProxyType({r.id: i for i, r in enumerate(routes)}),
+        ticket_by_id=MappingProxyType(ticket_by_id),
+        card_by_id=MappingProxyType(card_by_id),
+        groups=MappingProxyType({g: tuple(ids) for g, ids in groups.items()}),
+    )
+
+
+def _flags(obj: Mapping[str, Any]) -> Mapping[str, str]:
+    return MappingProxyType(dict(obj["estimated"])) if "estimated" in obj else NO_FLAGS
+
+
+def _failer(label: str):
+    def fail(path: str, reason: str) -> None:
+        raise MapFormatError(label, path, reason)
+
+    return fail
+
+
+def _unique(items: Iterable[Any], where: str, fail) -> dict[Any, Any]:
+    seen: dict[Any, Any] = {}
+    for i, item in enumerate(items):
+        if item.id in seen:
+            fail(f"$.{where}[{i}].id", f"duplicate id {item.id!r}")
+        seen[item.id] = item
+    return seen

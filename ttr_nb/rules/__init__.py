@@ -1,0 +1,38 @@
+"""Rules variants, chosen by the ``rules`` field of a map file."""
+
+from __future__ import annotations
+
+from ..errors import UnknownVariantError
+from ..maps import Map
+from .base import Rules
+
+VARIANTS: dict[str, type[Rules]] = {"usa": Rules}
+
+
+def rules_for(game_map: Map) -> Rules:
+    """The rules object that plays ``game_map``.
+
+    Raises
+    ------
+    UnknownVariantError
+        If the map's rules are not implemented yet.
+    """
+    try:
+        cls = VARIANTS[game_map.rules]
+    except KeyError:
+        playable = ", ".join(sorted(VARIANTS))
+        raise UnknownVariantError(
+            f"the {game_map.name} map needs the {game_map.rules!r} rules, which are not "
+            f"implemented yet (playable rules: {playable})"
+        ) from None
+    return cls(game_map)
+
+
+def playable_maps() -> list[str]:
+    """Shipped maps whose rules exist."""
+    from ..maps import available_maps, load_map
+
+    return [m for m in available_maps() if load_map(m).rules in VARIANTS]
+
+
+__all__ = ["Rules", "VARIANTS", "rules_for", "playable_maps"]

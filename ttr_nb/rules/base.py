@@ -1,0 +1,578 @@
+"""Shared Ticket to Ride rules; variants subclass :class:`Rules` and override hooks.
+
+The base class plays the original USA rulebook. A variant changes class
+attributes (hand size, ticket draws, end trigger, ...) and overrides the hook
+methods it needs (``payment_problem``, ``on_claim``, ``extra_actions``,
+``score_components``, ``tiebreaks``, ...). Every rule check returns the
+broken rule as a sentence, so the game can refuse an action without touching
+its state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from ..actions import (
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    Payment,
+    describe_cards,
+)
+from ..algorithms import longest_trail_length, ticket_completed
+from ..maps import CardType, Map, Route
+from ..state import GameState, PlayerState
+
+if TYPE_CHECKING:
+    import random
+
+    from ..game import Game
+
+
+class Rules:
+    """The rules of the original game (USA, 2015 rulebook).
+
+    House rules, where the rulebook is silent:
+
+    * **No legal action.** A player who can neither draw cards (deck and
+      discards empty), nor claim any route, nor draw tickets, passes. When
+      every player passes in a row, the game ends and is scored.
+    * **Endless locomotive resets.** When three face-up locomotives force a
+      reset, the reset repeats while three or more locomotives show, but at
+      most ``max_face_up_resets`` times in a row; after that the row stays
+      as it is (the remaining cards cannot resolve it).
+    * **Longest path with no routes.** The bonus needs a path of at least one
+      route; a player with no routes never gets it.
+    """
+
+    name = "usa"
+    starting_hand = 4
+    face_up_slots = 5
+    face_up_wild_limit = 3
+    max_face_up_resets = 5
+    setup_ticket_deal = 3
+    setup_ticket_keep = 2
+    ticket_deal = 3
+    ticket_keep = 1
+    end_trigger_pieces = 2
+    final_turns_each = 1
+    closed_parallel_max_players = 3  # with this many players or fewer, a double route closes
+
+    def __init__(self, game_map: Map) -> None:
+        self.map = game_map
+        self.cards: dict[str, CardType] = dict(game_map.card_by_id)
+        self.wild_ids = tuple(c.id for c in game_map.card_types if c.wild)
+        self.colour_cards = tuple(c for c in game_map.card_types if not c.wild)
+        self.card_total = sum(c.count for c in game_map.card_types)
+        self.bonus_points = {b["id"]: b["points"] for b in game_map.components.get("bonuses", [])}
+        # Per-route lookups, computed once: legal_actions runs every turn of every game.
+        self.parallel = {r.id: game_map.parallel(r) for r in game_map.routes}
+        self.fitting = {
+            r.id: (
+                tuple(c.id for c in self.colour_cards if self.card_fits(c, r)),
+                tuple(w for w in self.wild_ids if self.card_fits(self.cards[w], r)),
+            )
+            for r in game_map.routes
+        }
+
+    # ------------------------------------------------------------------ setup
+    def new_state(self, names: list[str], seed: int, rng: random.Random) -> GameState:
+        deck = [c.id for c in self.map.card_types for _ in range(c.count)]
+        rng.shuffle(deck)
+        decks: dict[str, list[int]] = {}
+        for ticket in self.map.tickets:
+            decks.setdefault(ticket.deck, []).append(ticket.id)
+        for ids in decks.values():
+            rng.shuffle(ids)
+        players = [
+            PlayerState(
+                name=name,
+                hand={c.id: 0 for c in self.map.card_types},
+                pieces=self.starting_pieces(),
+            )
+            for name in names
+        ]
+        state = GameState(
+            map=self.map.id,
+            seed=seed,
+            players=players,
+            deck=deck,
+            discard=[],
+            face_up=[None] * self.face_up_slots,
+            ticket_decks=decks,
+        )
+        for player in players:
+            for _ in range(self.starting_hand):
+                player.hand[self.draw_card(state, rng)] += 1
+        self.refill_face_up(state, rng)
+        self.deal_setup_tickets(state)
+        return state
+
+    def starting_pieces(self) -> dict[str, int]:
+        return {k: v for k, v in self.map.components["pieces"].items() if k != "supply"}
+
+    def deal_setup_tickets(self, state: GameState) -> None:
+        for player in state.players:
+            player.offer = self.take_tickets(state, self.setup_ticket_deal)
+        state.pending = "keep_tickets"
+
+    def take_tickets(self, state: GameState, count: int, deck: str = "regular") -> list[int]:
+        pile = state.ticket_decks.get(deck, [])
+        taken = pile[:count]
+        del pile[:count]
+        return taken
+
+    # ------------------------------------------------------------- card flow
+    def draw_card(self, state: GameState, rng: random.Random) -> str | None:
+        """Top card of the deck, reshuffling the discards in when it runs out."""
+        if not state.deck and state.discard:
+            state.deck, state.discard = state.discard, []
+            rng.shuffle(state.deck)
+        return state.deck.pop() if state.deck else None
+
+    def refill_face_up(self, state: GameState, rng: random.Random) -> None:
+        """Fill empty face-up slots, then apply the three-locomotive reset (bounded)."""
+        for i, card in enumerate(state.face_up):
+            if card is None:
+                state.face_up[i] = self.draw_card(state, rng)
+        for _ in range(self.max_face_up_resets):
+            if self.face_up_wilds(state) < self.face_up_wild_limit:
+                return
+            state.discard.extend(c for c in state.face_up if c is not None)
+            state.face_up = [None] * self.face_up_slots
+            for i in range(self.face_up_slots):
+                state.face_up[i] = self.draw_card(state, rng)
+
+    def face_up_wilds(self, state: GameState) -> int:
+        return sum(1 for c in state.face_up if c is not None and self.cards[c].wild)
+
+    def can_draw_blind(self, state: GameState, deck: str = "train") -> bool:
+        return bool(state.deck or state.discard)
+
+    def can_draw_second(self, state: GameState) -> bool:
+        if any(c is not None and not self.cards[c].wild for c in state.face_up):
+            return True
+        return self.can_draw_blind(state)
+
+    # ------------------------------------------------------------ claiming
+    def card_fits(self, card: CardType, route: Route) -> bool:
+        """Can this card be part of a payment for ``route``?"""
+        if route.length < card.min_route_length:
+            return False
+        if card.wild:
+            return True
+        return card.deck == route.kind and route.color in ("gray", card.color)
+
+    def payments(self, hand: dict[str, int], route: Route) -> list[Payment]:
+        """Every distinct set of cards from ``hand`` that pays exactly for ``route``."""
+        need = route.length
+        colour_ids, wild_ids = self.fitting[route.id]
+        wilds = [(w, hand[w]) for w in wild_ids if hand[w]]
+        wild_total = sum(n for _, n in wilds)
+        out: list[Payment] = []
+        for cid in colour_ids:
+            have = hand[cid]
+            if not have or have + wild_total < need:
+                continue
+            for n in range(min(have, need), 0, -1):
+                for split in _wild_splits(wilds, need - n):
+                    out.append(tuple(sorted(((cid, n), *split))))
+        if wild_total >= need:
+            out.extend(tuple(sorted(split)) for split in _wild_splits(wilds, need))
+        return out
+
+    def payment_problem(self, player: PlayerState, route: Route, cards: Payment) -> str | None:
+        """Why ``cards`` cannot pay for ``route``, or None when they can."""
+        colours = set()
+        total = 0
+        for cid, n in cards:
+            card = self.cards.get(cid)
+            if card is None:
+                return f"there is no {cid!r} card in this game"
+            if n <= 0:
+                return "card counts must be positive"
+            if player.hand[cid] < n:
+                return f"they hold {player.hand[cid]} {cid}, not {n}"
+            if not self.card_fits(card, route):
+                if card.wild:
+                    return f"{cid} can only pay for routes of {card.min_route_length} or more"
+                if card.deck != route.kind:
+                    return f"{card.deck} cards cannot pay for a {route.kind} route"
+                return f"{card.color} cards cannot pay for a {route.color} route"
+            if not card.wild:
+                colours.add(card.color)
+            total += n
+        if len(colours) > 1:
+            return "all the cards must be one colour (plus locomotives)"
+        if total != route.length:
+            return f"a route of {route.length} spaces takes exactly {route.length} cards, not {total}"
+        return None
+
+    def route_problem(self, state: GameState, player_index: int, route: Route) -> str | None:
+        """Why the player may not claim ``route`` at all (whatever the cards), or None."""
+        if route.id in state.owner:
+            return f"it already belongs to {state.players[state.owner[route.id]].name}"
+        player = state.players[player_index]
+        for other in self.parallel[route.id]:
+            holder = state.owner.get(other)
+            if holder == player_index:
+                return "a player may not claim two routes joining the same two cities"
+            if holder is not None and len(state.players) <= self.closed_parallel_max_players:
+                return (
+                    f"with {len(state.players)} players only one route of a double route "
+                    "can be used, and the other is taken"
+                )
+        if player.pieces.get(route.kind, 0) < route.length:
+            return f"they have {player.pieces.get(route.kind, 0)} {route.kind}s left, not {route.length}"
+        return None
+
+    def claimable_routes(
+        self, state: GameState, player_index: int, max_length: int = 99
+    ) -> list[Route]:
+        """Open routes (up to ``max_length``) this player could claim with the right cards."""
+        owner = state.owner
+        pieces = state.players[player_index].pieces
+        closes = len(state.players) <= self.closed_parallel_max_players
+        out = []
+        for route in self.map.routes:
+            length = route.length
+            if length > max_length or route.id in owner or pieces.get(route.kind, 0) < length:
+                continue
+            blocked = False
+            for other in self.parallel[route.id]:
+                holder = owner.get(other)
+                if holder is not None and (closes or holder == player_index):
+                    blocked = True
+                    break
+            if not blocked:
+                out.append(route)
+        return out
+
+    def on_claim(self, game: Game, player_index: int, route: Route) -> None:
+        """Variant hook run after a route is claimed and paid for."""
+
+    # -------------------------------------------------------------- actions
+    def legal_actions(self, game: Game) -> list[Any]:
+        state = game.state
+        if state.phase == "over":
+            return []
+        player = state.players[state.current]
+        if state.pending == "keep_tickets":
+            return self.keep_options(state, player)
+        if state.pending == "second_card":
+            return self.card_draws(state, second=True)
+        actions: list[Any] = self.card_draws(state, second=False)
+        actions.extend(self.ticket_draws(state))
+        hand = player.hand
+        # Cheap affordability bound first: most routes are out of reach most turns.
+        most_of_one = max((hand[c.id] for c in self.colour_cards), default=0)
+        wild_cards = sum(hand[w] for w in self.wild_ids)
+        for route in self.claimable_routes(state, state.current, most_of_one + wild_cards):
+            actions.extend(ClaimRoute(route.id, pay) for pay in self.payments(hand, route))
+        actions.extend(self.extra_actions(game))
+        return actions or [Pass()]
+
+    def keep_options(self, state: GameState, player: PlayerState) -> list[KeepTickets]:
+        least = self.min_keep(state, player)
+        return [
+            KeepTickets(combo)
+            for size in range(least, len(player.offer) + 1)
+            for combo in combinations(player.offer, size)
+        ]
+
+    def min_keep(self, state: GameState, player: PlayerState) -> int:
+        rule = self.setup_ticket_keep if state.phase == "setup" else self.ticket_keep
+        return min(rule, len(player.offer))
+
+    def card_draws(self, state: GameState, second: bool) -> list[Any]:
+        draws: list[Any] = [
+            DrawFaceUp(i)
+            for i, card in enumerate(state.face_up)
+            if card is not None and not (second and self.cards[card].wild)
+        ]
+        if self.can_draw_blind(state):
+            draws.append(DrawBlind())
+        return draws
+
+    def ticket_draws(self, state: GameState) -> list[Any]:
+        return [DrawTickets()] if any(state.ticket_decks.values()) else []
+
+    def extra_actions(self, game: Game) -> list[Any]:
+        """Variant hook: further actions open at the start of a turn."""
+        return []
+
+    def problem(self, game: Game, action: Any) -> str | None:
+        """The rule ``action`` breaks right now, or None if it is legal."""
+        state = game.state
+        if state.phase == "over":
+            return "the game is over"
+        player = state.players[state.current]
+        if state.pending == "keep_tickets":
+            if not isinstance(action, KeepTickets):
+                return "they must first choose which of the drawn tickets to keep"
+            return self.keep_problem(state, player, action)
+        if state.pending == "second_card":
+            if not isinstance(action, DrawFaceUp | DrawBlind):
+                return "after taking one card they must take a second card"
+            if isinstance(action, DrawFaceUp):
+                return self.face_up_problem(state, action.slot, second=True)
+            return self.blind_problem(state, action)
+        if isinstance(action, DrawFaceUp):
+            return self.face_up_problem(state, action.slot, second=False)
+        if isinstance(action, DrawBlind):
+            return self.blind_problem(state, action)
+        if isinstance(action, ClaimRoute):
+            route = self.map.route_by_id.get(action.route)
+            if route is None:
+                return f"there is no route {action.route} on this map"
+            return self.route_problem(state, state.current, route) or self.payment_problem(
+                player, route, action.cards
+            )
+        if isinstance(action, DrawTickets):
+            return self.ticket_draw_problem(state, action)
+        if isinstance(action, KeepTickets):
+            return "they have not drawn any tickets to choose from"
+        if isinstance(action, Pass):
+            if any(not isinstance(a, Pass) for a in self.legal_actions(game)):
+                return "passing is only allowed when no other action is possible"
+            return None
+        return self.extra_problem(game, action)
+
+    def extra_problem(self, game: Game, action: Any) -> str | None:
+        """Variant hook: check a variant-only action."""
+        return f"{type(action).__name__} is not an action in this game"
+
+    def keep_problem(self, state: GameState, player: PlayerState, action: KeepTickets) -> str | None:
+        if len(set(action.tickets)) != len(action.tickets):
+            return "a ticket can only be kept once"
+        if not set(action.tickets) <= set(player.offer):
+            return "they can only keep tickets they have just drawn"
+        least = self.min_keep(state, player)
+        if len(action.tickets) < least:
+            return f"they must keep at least {least} of the tickets drawn"
+        return None
+
+    def face_up_problem(self, state: GameState, slot: int, second: bool) -> str | None:
+        if not 0 <= slot < len(state.face_up) or state.face_up[slot] is None:
+            return f"there is no face-up card in slot {slot + 1}"
+        if second and self.cards[state.face_up[slot]].wild:
+            return "a face-up locomotive cannot be taken as the second card"
+        return None
+
+    def blind_problem(self, state: GameState, action: DrawBlind) -> str | None:
+        if action.deck != "train":
+            return f"there is no {action.deck} deck in this game"
+        if not self.can_draw_blind(state):
+            return "the deck and the discard pile are both empty"
+        return None
+
+    def ticket_draw_problem(self, state: GameState, action: DrawTickets) -> str | None:
+        if action.long:
+            return "this game has a single ticket deck"
+        if not any(state.ticket_decks.values()):
+            return "the ticket deck is empty"
+        return None
+
+    # ------------------------------------------------------------ execution
+    def execute(self, game: Game, action: Any) -> None:
+        """Carry out an action already checked by :meth:`problem`."""
+        state, rng = game.state, game.rng
+        player = state.players[state.current]
+        if isinstance(action, KeepTickets):
+            self.keep(game, player, action)
+            return
+        if isinstance(action, DrawFaceUp | DrawBlind):
+            first = state.pending is None
+            if isinstance(action, DrawFaceUp):
+                card = state.face_up[action.slot]
+                state.face_up[action.slot] = None
+                self.refill_face_up(state, rng)
+                took_wild = self.cards[card].wild
+            else:
+                card = self.draw_card(state, rng)
+                took_wild = False  # a blind locomotive counts as one ordinary card
+            player.hand[card] += 1
+            if first and not took_wild and self.can_draw_second(state):
+                state.pending = "second_card"
+            else:
+                self.end_turn(game)
+            return
+        if isinstance(action, ClaimRoute):
+            route = self.map.route_by_id[action.route]
+            for cid, n in action.cards:
+                player.hand[cid] -= n
+                state.discard.extend([cid] * n)
+            state.owner[route.id] = state.current
+            player.routes.append(route.id)
+            player.pieces[route.kind] -= route.length
+            player.route_score += self.map.route_points(route.length)
+            self.on_claim(game, state.current, route)
+            self.end_turn(game)
+            return
+        if isinstance(action, DrawTickets):
+            player.offer = self.take_tickets(state, self.ticket_deal)
+            state.pending = "keep_tickets"
+            return
+        if isinstance(action, Pass):
+            state.passes_in_row += 1
+            self.end_turn(game, passed=True)
+            return
+        self.execute_extra(game, action)
+
+    def execute_extra(self, game: Game, action: Any) -> None:
+        """Variant hook: carry out a variant-only action."""
+        raise NotImplementedError(type(action).__name__)
+
+    def keep(self, game: Game, player: PlayerState, action: KeepTickets) -> None:
+        state = game.state
+        kept = set(action.tickets)
+        player.tickets.extend(t for t in player.offer if t in kept)
+        for t in player.offer:
+            if t not in kept:
+                state.ticket_decks[self.map.ticket_by_id[t].deck].append(t)
+        player.offer = []
+        if state.phase == "setup":
+            waiting = [i for i, p in enumerate(state.players) if p.offer]
+            if waiting:
+                state.current = waiting[0]
+            else:
+                self.start_play(state)
+            return
+        self.end_turn(game)
+
+    def start_play(self, state: GameState) -> None:
+        state.phase = "play"
+        state.pending = None
+        state.current = 0
+        state.turn = 1
+
+    def end_turn(self, game: Game, passed: bool = False) -> None:
+        """Close the current turn: last-round bookkeeping, then the next player."""
+        state = game.state
+        state.pending = None
+        if not passed:
+            state.passes_in_row = 0
+        if state.final_turns_left is not None:
+            state.final_turns_left -= 1
+        elif self.triggers_end(state.players[state.current]):
+            state.final_turns_left = self.final_turns_each * len(state.players)
+            state.last_round_by = state.current
+        if state.final_turns_left == 0 or state.passes_in_row >= len(state.players):
+            state.phase = "over"
+            return
+        state.current = (state.current + 1) % len(state.players)
+        state.turn += 1
+
+    def triggers_end(self, player: PlayerState) -> bool:
+        return sum(player.pieces.values()) <= self.end_trigger_pieces
+
+    # -------------------------------------------------------------- scoring
+    def ticket_done(self, state: GameState, player: PlayerState, ticket_id: int) -> bool:
+        ticket = self.map.ticket_by_id[ticket_id]
+        routes = [self.map.route_by_id[r].ends for r in player.routes]
+        places = ticket.cities
+        return all(
+            ticket_completed(
+                routes, self.map.targets(a), self.map.targets(b), dead_ends=self.map.dead_ends
+            )
+            for a, b in zip(places, places[1:], strict=False)
+        )
+
+    def ticket_points(self, state: GameState, player: PlayerState, ticket_id: int) -> int:
+        points = self.map.ticket_by_id[ticket_id].points
+        return points if self.ticket_done(state, player, ticket_id) else -points
+
+    def longest_paths(self, state: GameState) -> list[int]:
+        out = []
+        for player in state.players:
+            routes = [self.map.route_by_id[r] for r in player.routes]
+            out.append(longest_trail_length([(r.a, r.b, r.length) for r in routes]))
+        return out
+
+    def recomputed_route_score(self, state: GameState, player: PlayerState) -> int:
+        """Route points recounted from the board (the in-play score should equal it)."""
+        return sum(self.map.route_points(self.map.route_by_id[r].length) for r in player.routes)
+
+    def score_components(self, state: GameState, final: bool) -> list[dict[str, int]]:
+        """Per player: points by component (without the total)."""
+        rows = [{"routes": p.route_score} for p in state.players]
+        if not final:
+            return rows
+        for row, player in zip(rows, state.players, strict=True):
+            row["tickets"] = sum(self.ticket_points(state, player, t) for t in player.tickets)
+        if "longest_path" in self.bonus_points:
+            lengths = self.longest_paths(state)
+            best = max(lengths)
+            for row, length in zip(rows, lengths, strict=True):
+                row["longest_path"] = self.bonus_points["longest_path"] if best and length == best else 0
+        return rows
+
+    def completed_counts(self, state: GameState) -> list[int]:
+        return [sum(self.ticket_done(state, p, t) for t in p.tickets) for p in state.players]
+
+    def tiebreaks(self, state: GameState, rows: list[dict[str, int]]) -> list[tuple[str, list[int]]]:
+        """Ordered tie-breakers: (what is compared, value per player; higher wins)."""
+        return [
+            ("most completed tickets", self.completed_counts(state)),
+            ("longest continuous path bonus", [r.get("longest_path", 0) for r in rows]),
+        ]
+
+    # ---------------------------------------------------------------- text
+    def describe(self, game: Game, action: Any, imperative: bool = False) -> str:
+        """Readable text for an action by the current player, computed before it happens.
+
+        The log form names the player (``Ann claims Denver–Omaha ...``); the
+        imperative form (``claim Denver–Omaha ...``) goes into error messages.
+        Blind draws and kept tickets are described without revealing cards.
+        """
+        state = game.state
+        if isinstance(action, DrawFaceUp):
+            card = state.face_up[action.slot] if 0 <= action.slot < len(state.face_up) else None
+            words = ("take", f"the face-up {card or 'card'} ")
+        elif isinstance(action, DrawBlind):
+            words = ("draw", "a card from the deck" if action.deck == "train" else str(action))
+        elif isinstance(action, ClaimRoute):
+            route = self.map.route_by_id.get(action.route)
+            label = self.map.route_label(route) if route else f"route {action.route}"
+            words = ("claim", f"{label} with {describe_cards(action.cards)}")
+        elif isinstance(action, DrawTickets):
+            words = ("draw", "tickets" + (f" ({action.long} long)" if action.long else ""))
+        elif isinstance(action, KeepTickets):
+            n = len(action.tickets)
+            words = ("keep", f"{n} ticket{'s' if n != 1 else ''}")
+        elif isinstance(action, Pass):
+            words = ("pass", "(no legal action)")
+        else:
+            words = self.describe_extra(game, action)
+        verb, rest = words
+        rest = rest.strip()
+        if imperative:
+            return f"{verb} {rest}" if not isinstance(action, Pass) else "pass"
+        name = state.players[state.current].name
+        return f"{name} {_third_person(verb)} {rest}".strip()
+
+    def describe_extra(self, game: Game, action: Any) -> tuple[str, str]:
+        """Variant hook: (verb, rest) words for a variant-only action."""
+        return ("do", str(action))
+
+
+def _third_person(verb: str) -> str:
+    return verb + ("es" if verb.endswith(("s", "sh", "ch")) else "s")
+
+
+def _wild_splits(wilds: list[tuple[str, int]], need: int) -> Iterator[tuple[tuple[str, int], ...]]:
+    """Ways to make ``need`` from the available wild cards, as (id, count) pairs."""
+    if need == 0:
+        yield ()
+        return
+    if not wilds:
+        return
+    (cid, have), rest = wilds[0], wilds[1:]
+    for n in range(min(have, need), -1, -1):
+        for tail in _wild_splits(rest, need - n):
+            yield ((cid, n), *tail) if n else tail
