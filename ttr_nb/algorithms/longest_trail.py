@@ -1,26 +1,29 @@
 """Longest trail: the "longest continuous path" bonus of Ticket to Ride.
 
 A *trail* is a walk that never uses a route twice but may visit a city again,
-so loops count.  Finding the longest one is NP-hard in general, yet a player's
-network is small and mostly tree-like, and three reductions leave almost
-nothing to search:
+so loops count.  Finding the longest one is NP-hard in general, but a player's
+network is small and mostly tree-like, and a few reductions leave little to
+search:
 
-1. A connected component with at most two odd-degree cities holds an Euler
-   trail, which uses every route (Euler, 1736).
-2. Peeling leaves away leaves the *core* (every city of degree >= 2 in it).  A
-   trail that uses a core route can enter a peeled tree only at one of its two
-   ends, so each core city keeps just its two deepest "arms".  A component that
-   is a tree peels away completely and its answer is the weighted diameter.
-3. A core city of degree 2 without arms is only ever passed through (an optimal
-   trail never stops where it could go on), so chains of them merge into one
-   edge.
+1. A connected component with at most two odd-degree cities has an Euler
+   trail, which uses every route.
+2. Peeling off leaves leaves the *core*.  A trail that uses a core route can
+   enter a peeled tree only at one of its two ends, so each core city keeps
+   only its two deepest "arms".  A tree peels away completely, and its answer
+   is its weighted diameter.
+3. An optimal trail never stops where it could go on, so it passes through a
+   core city of degree 2 that has no arm.  Chains of such cities are merged
+   into single edges.
 
-What remains is searched exactly, memoising on (city, set of routes used): the
-start of a trail is then implied by parity (it is the other odd-degree city of
-the routes used, or the city itself when the trail is closed).
+The merged core is searched depth-first, visiting each (city, routes used)
+pair once.  That pair also fixes where the trail started: the routes used
+have odd degree at the start and at the current city, or nowhere when the
+trail is closed.  The search stops early when a trail reaches an upper bound
+that comes from parity alone (see `_parity_bounds`).  That bound is usually
+exact.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import networkx as nx
@@ -29,23 +32,24 @@ __all__ = ["NegativeRouteLengthError", "longest_trail", "longest_trail_length"]
 
 
 class NegativeRouteLengthError(ValueError):
-    """A route has a negative length (lengths are counted in spaces, >= 0)."""
+    """A route has a negative length (lengths count spaces, so they are >= 0)."""
 
 
-def longest_trail_length(routes: Iterable[Sequence]) -> int:
+def longest_trail_length(routes: Iterable[tuple]) -> int:
     """Return the length of the longest trail in a player's network.
 
     Parameters
     ----------
     routes : iterable of tuple
-        Tuples ``(city_a, city_b, length)``, one per claimed route.  Parallel
-        routes between the same two cities are distinct and may both be used.
+        Tuples ``(city_a, city_b, length)``, one for each claimed route.
+        Parallel routes between the same two cities are separate routes, and
+        a trail may use both.
 
     Returns
     -------
     int
         The greatest total length of a walk that uses each route at most once
-        (cities may repeat).  0 for no routes.
+        (it may visit a city more than once).  0 when there are no routes.
 
     Raises
     ------
@@ -54,12 +58,14 @@ def longest_trail_length(routes: Iterable[Sequence]) -> int:
 
     Notes
     -----
-    Time complexity is O(C + R) for C cities and R routes when every connected
-    component is a tree or has at most two odd-degree cities.  Otherwise the
-    search is exponential in the number k of routes left after the
-    reductions in the module docstring: O(2**k * k) at worst, and k stays
-    small on Ticket to Ride networks (about 0.01-0.1 ms per end-of-game network
-    in CPython).
+    Time complexity is O(C + R) for C cities and R routes when each connected
+    component is a tree or has at most two odd-degree cities.  Other
+    components are searched exactly.  The search takes O(2**k * c) time at
+    worst, for the k routes and c cities left after the reductions in the
+    module docstring.  In practice the parity bound stops it early: on
+    end-of-game networks (10-25 routes) a call takes about 0.03-0.06 ms on
+    average and under 1.5 ms at worst in CPython.  Do not use it on a whole
+    board: there it can take far longer.
 
     Examples
     --------
@@ -70,7 +76,7 @@ def longest_trail_length(routes: Iterable[Sequence]) -> int:
     >>> longest_trail_length(eight)
     9
 
-    In a star only two arms can be used:
+    In a star, only two arms can be used:
 
     >>> longest_trail_length([("X", "A", 3), ("X", "B", 4), ("X", "C", 5)])
     9
@@ -80,19 +86,20 @@ def longest_trail_length(routes: Iterable[Sequence]) -> int:
     return _Network(routes).solve()[0]
 
 
-def longest_trail(routes: Iterable[Sequence]) -> list[Sequence]:
+def longest_trail(routes: Iterable[tuple]) -> list[tuple]:
     """Return the routes of one longest trail, in walking order.
 
     Parameters
     ----------
     routes : iterable of tuple
-        Tuples ``(city_a, city_b, length)`` as for `longest_trail_length`.
+        Tuples ``(city_a, city_b, length)``, as for `longest_trail_length`.
 
     Returns
     -------
     list of tuple
-        The input tuples (unchanged, not reoriented) along one longest trail,
-        from one end to the other.  Empty when there are no routes.
+        The input tuples along one longest trail, from one end to the other.
+        They are returned as given and are not turned to face the direction
+        of travel.  The list is empty when there are no routes.
 
     Raises
     ------
@@ -102,7 +109,7 @@ def longest_trail(routes: Iterable[Sequence]) -> list[Sequence]:
     Notes
     -----
     Same time complexity as `longest_trail_length`, plus O(R) to walk the
-    trail back (an Euler trail comes from `networkx.eulerian_path`).
+    trail again (with `networkx.eulerian_path` over the routes it uses).
 
     Examples
     --------
@@ -117,10 +124,23 @@ def longest_trail(routes: Iterable[Sequence]) -> list[Sequence]:
     return [routes[i] for i in network.rebuild(witness)]
 
 
-class _Network:
-    """A player's routes as integer-indexed arrays, solved one component at a time."""
+class _Optimal(Exception):
+    """Raised inside the search once a trail meets the upper bound."""
 
-    def __init__(self, routes: Iterable[Sequence]) -> None:
+
+# Merged cores with more routes than this get parity bounds before the search.
+_SMALL_CORE = 8
+# Pairing up more odd cities than this costs more than it saves.
+_MAX_ODD = 12
+
+
+class _Network:
+    """A player's routes as integer-indexed arrays, solved one component at a time.
+
+    `solve` may be called once: peeling consumes the degrees.
+    """
+
+    def __init__(self, routes: Iterable[tuple]) -> None:
         index: dict[Any, int] = {}
         adj: list[list[tuple[int, int]]] = []  # city -> [(neighbour, route index)]
         ends: list[tuple[int, int]] = []
@@ -141,22 +161,20 @@ class _Network:
             lengths.append(w)
             ends.append((u, v))
             adj[u].append((v, i))
-            adj[v].append((u, i))  # a loop appears twice at u: degree 2, as it should
+            adj[v].append((u, i))  # a loop is listed twice: degree 2, as it should be
         self.adj, self.ends, self.lengths = adj, ends, lengths
         n = len(adj)
         self.deg = [len(a) for a in adj]
-        # Two deepest arms per city: length, first route, next city.
+        self.gone = [False] * len(lengths)  # peeled routes
+        # The two deepest arms of each city: length, and (first route, next city).
         self.down1 = [0] * n
         self.down2 = [0] * n
         self.arm1: list[tuple[int, int] | None] = [None] * n
         self.arm2: list[tuple[int, int] | None] = [None] * n
-        self.gone = [False] * len(lengths)
-
-    # -- solving ---------------------------------------------------------------
 
     def solve(self) -> tuple[int, tuple]:
         """Return the best length and a witness for `rebuild`."""
-        adj, ends, lengths = self.adj, self.ends, self.lengths
+        adj, deg = self.adj, self.deg
         comp = [-1] * len(adj)
         members: list[list[int]] = []
         for root in range(len(adj)):
@@ -171,51 +189,49 @@ class _Network:
                             verts.append(v)
                 members.append(verts)
         totals = [0] * len(members)
-        for (u, _), w in zip(ends, lengths, strict=True):
+        for (u, _), w in zip(self.ends, self.lengths, strict=True):
             totals[comp[u]] += w
 
         best, witness = 0, ("none",)
-        # Largest components first: a component can never beat its own total.
+        # Largest components first: none can beat its own total.
         for c in sorted(range(len(members)), key=totals.__getitem__, reverse=True):
             if totals[c] <= best:
                 break
             verts = members[c]
-            if sum(self.deg[v] & 1 for v in verts) <= 2:
+            if sum(deg[v] & 1 for v in verts) <= 2:
                 best, witness = totals[c], ("euler", verts)
             else:
-                value, found = self._component(verts, best)
-                if value > best:
-                    best, witness = value, found
+                best, witness = self._component(verts, best, witness)
         return best, witness
 
-    def _component(self, verts: list[int], best: int) -> tuple[int, tuple]:
-        """Solve one component with at least four odd-degree cities."""
-        adj, ends, lengths, gone, deg = self.adj, self.ends, self.lengths, self.gone, self.deg
+    def _component(self, verts: list[int], best: int, found: tuple) -> tuple[int, tuple]:
+        """Improve on `best` within one component with four or more odd cities."""
+        adj, lengths, gone, deg = self.adj, self.lengths, self.gone, self.deg
         down1, down2, arm1, arm2 = self.down1, self.down2, self.arm1, self.arm2
 
         # Peel leaves; each peeled city hands its deepest arm to its parent.
         stack = [v for v in verts if deg[v] == 1]
         while stack:
             u = stack.pop()
-            if deg[u] != 1:  # the last city of a tree: its partner was peeled
+            if deg[u] != 1:  # the last city of a tree: its partner went first
                 continue
-            for p, i in adj[u]:
-                if not gone[i]:
+            for edge in adj[u]:
+                if not gone[edge[1]]:
                     break
+            p, i = edge
             gone[i] = True
             deg[u] = 0
             deg[p] -= 1
-            val = down1[u] + lengths[i]
-            if val > down1[p]:
+            arm = down1[u] + lengths[i]
+            if arm > down1[p]:
                 down2[p], arm2[p] = down1[p], arm1[p]
-                down1[p], arm1[p] = val, (i, u)
-            elif val > down2[p]:
-                down2[p], arm2[p] = val, (i, u)
+                down1[p], arm1[p] = arm, (i, u)
+            elif arm > down2[p]:
+                down2[p], arm2[p] = arm, (i, u)
             if deg[p] == 1:
                 stack.append(p)
 
-        # Trails inside the peeled trees (or through a city from arm to arm).
-        found: tuple = ("none",)
+        # Trails within the peeled trees, or from arm to arm through a city.
         for v in verts:
             if down1[v] + down2[v] > best:
                 best, found = down1[v] + down2[v], ("tree", v)
@@ -224,11 +240,10 @@ class _Network:
         if not core:
             return best, found
 
-        # Merge chains of degree-2, armless core cities into single edges.
-        branch = {v for v in core if deg[v] != 2 or down1[v]} or {core[0]}
-        nbrs: dict[int, list[tuple[int, int, int]]] = {v: [] for v in branch}
-        chains: list[tuple[int, int, list[int]]] = []
-        core_total = 0
+        # Merge chains of armless core cities of degree 2 into single edges.
+        branch = [v for v in core if deg[v] != 2 or down1[v]] or core[:1]
+        is_branch = set(branch)
+        chains: list[tuple[int, int, int, list[int]]] = []  # (x, y, length, routes x -> y)
         seen = set()
         for x in branch:
             for y, i in adj[x]:
@@ -236,64 +251,100 @@ class _Network:
                     continue
                 seen.add(i)
                 chain, w, cur, prev = [i], lengths[i], y, i
-                while cur not in branch:
-                    for nxt, j in adj[cur]:
-                        if j != prev and not gone[j]:
+                while cur not in is_branch:
+                    for edge in adj[cur]:
+                        if edge[1] != prev and not gone[edge[1]]:
                             break
+                    nxt, j = edge
                     seen.add(j)
                     chain.append(j)
                     w += lengths[j]
                     cur, prev = nxt, j
-                bit = 1 << len(chains)
-                chains.append((x, cur, chain))
-                nbrs[x].append((cur, bit, w))
-                if cur != x:  # a loop is offered once: it can be taken once
-                    nbrs[cur].append((x, bit, w))
-                core_total += w
+                chains.append((x, cur, w, chain))
+        return self._search(branch, chains, best, found)
 
-        # A trail that uses core routes is: an arm, a core trail s -> t, and an
-        # arm at t (the second arm of s when the trail is closed).  Its start s
-        # is implied by (t, routes used) through parity, so memoise on that.
-        memo: dict[int, int] = {}
-        shift = max(nbrs).bit_length() + 1
+    def _search(
+        self,
+        branch: list[int],
+        chains: list[tuple[int, int, int, list[int]]],
+        best: int,
+        found: tuple,
+    ) -> tuple[int, tuple]:
+        """Search the merged core exactly; arms count only at a trail's two ends."""
+        down1, down2, deg = self.down1, self.down2, self.deg
+        # Parallel edges are interchangeable, so the longer one is always used
+        # first (`need`).  A loop is always taken on reaching its city.
+        by_pair: dict[tuple[int, int], list[int]] = {}
+        loops: dict[int, list[tuple[int, int]]] = {}
+        for k, (x, y, w, _) in enumerate(chains):
+            if x == y:
+                loops.setdefault(x, []).append((1 << k, w))
+            else:
+                by_pair.setdefault((min(x, y), max(x, y)), []).append(k)
+        moves: dict[int, list[tuple[int, int, int, int]]] = {v: [] for v in branch}
+        for ks in by_pair.values():
+            ks.sort(key=lambda k: chains[k][2], reverse=True)
+            need = 0
+            for k in ks:
+                x, y, w, _ = chains[k]
+                moves[x].append((y, 1 << k, need, w))
+                moves[y].append((x, 1 << k, need, w))
+                need = 1 << k
+        for options in moves.values():
+            options.sort(key=lambda move: move[3], reverse=True)  # good trails early
+        core_total = sum(c[2] for c in chains)
 
-        def extend(v: int, mask: int, s: int) -> int:
-            key = (mask << shift) | v
-            got = memo.get(key)
-            if got is not None:
-                return got
-            top = down2[v] if v == s else down1[v]
-            for y, bit, w in nbrs[v]:
-                if not mask & bit:
-                    c = w + extend(y, mask | bit, s)
-                    if c > top:
-                        top = c
-            memo[key] = top
-            return top
+        # An optimal trail starts at an arm or uses every core route at its
+        # start (else it would go on), so it starts at an arm city or an odd one.
+        # With neither, the core is Eulerian and any city will do.
+        starts = [v for v in branch if down1[v] or deg[v] & 1] or branch[:1]
+        if len(chains) > _SMALL_CORE:
+            bound = _parity_bounds(branch, chains, starts, down1, down2, deg)
+        else:
+            most = max(down1[v] for v in branch)
+            bound = {s: down1[s] + max(most, down2[s]) for s in starts}
+        starts.sort(key=bound.__getitem__, reverse=True)
 
-        # An optimal trail starts with an arm or uses every core route at its
-        # start (else it could be extended), so starts are arm or odd cities;
-        # a closed trail can be turned to start at an arm city, if there is one.
-        starts = [v for v in branch if down1[v] or deg[v] & 1]
-        if not any(down1[v] for v in branch):
-            starts.append(next(iter(branch)))
-        starts.sort(key=down1.__getitem__, reverse=True)
-        arms = sorted((down1[v] for v in branch), reverse=True)
-        most_end = arms[0]
-        ceiling = core_total + max(arms[0] + (arms[1] if len(arms) > 1 else 0),
-                                   max(down1[v] + down2[v] for v in branch))
-        for s in starts:
-            if best >= ceiling or down1[s] + core_total + max(most_end, down2[s]) <= best:
-                continue
-            value = down1[s] + extend(s, 0, s)
-            if value > best:
-                best, found = value, ("core", s, extend, nbrs, chains)
+        visited: set[int] = set()
+        shift = len(down1).bit_length()
+        ends = down1[:]  # what ending at a city adds; the start's is its second arm
+        start = stop_at = 0
+
+        def walk(v: int, mask: int, walked: int, key: int) -> None:
+            nonlocal best, found
+            visited.add(key)
+            if v in loops:
+                for bit, w in loops[v]:
+                    if not mask & bit:
+                        mask |= bit
+                        key = (mask << shift) | v
+                        if key not in visited:
+                            walk(v, mask, walked + w, key)
+                        return
+            if walked + ends[v] > best:
+                best, found = walked + ends[v], ("core", start, v, mask, chains)
+                if best >= stop_at:
+                    raise _Optimal
+            for y, bit, need, w in moves[v]:
+                if (mask & (bit | need)) == need:
+                    key = ((mask | bit) << shift) | y
+                    if key not in visited:
+                        walk(y, mask | bit, walked + w, key)
+
+        try:
+            for start in starts:
+                stop_at = core_total + bound[start]  # no later start can do better
+                if stop_at <= best:
+                    break
+                ends[start] = down2[start]
+                walk(start, 0, down1[start], start)
+                ends[start] = down1[start]
+        except _Optimal:
+            pass
         return best, found
 
-    # -- walking the answer back -----------------------------------------------
-
     def _arm(self, city: int, first: tuple[int, int] | None) -> list[int]:
-        """Routes of an arm from `city` outwards, starting with route `first`."""
+        """Return the routes of an arm from `city` outwards, starting with `first`."""
         out = []
         while first is not None:
             i, city = first
@@ -302,7 +353,7 @@ class _Network:
         return out
 
     def rebuild(self, witness: tuple) -> list[int]:
-        """Return route indices, in walking order, of the trail `witness` names."""
+        """Return the route indices of the trail that `witness` names, in walking order."""
         kind = witness[0]
         if kind == "euler":
             graph = nx.MultiGraph()
@@ -310,24 +361,109 @@ class _Network:
             for i, (u, v) in enumerate(self.ends):
                 if u in verts:
                     graph.add_edge(u, v, key=i)
-            return [k for _, _, k in nx.eulerian_path(graph, keys=True)]
+            return [i for _, _, i in nx.eulerian_path(graph, keys=True)]
         if kind == "tree":
             v = witness[1]
             return self._arm(v, self.arm2[v])[::-1] + self._arm(v, self.arm1[v])
         if kind == "core":
-            _, s, extend, nbrs, chains = witness
+            _, s, t, mask, chains = witness
             out = self._arm(s, self.arm1[s])[::-1]
-            v, mask = s, 0
-            while True:
-                target = extend(v, mask, s)
-                if target == (self.down2[v] if v == s else self.down1[v]):
-                    break
-                for y, bit, w in nbrs[v]:
-                    if not mask & bit and w + extend(y, mask | bit, s) == target:
-                        break
-                x, _, chain = chains[bit.bit_length() - 1]
-                out += chain if x == v else chain[::-1]
-                v, mask = y, mask | bit
-            return out + self._arm(v, self.arm2[v] if v == s else self.arm1[v])
+            if mask:  # the merged routes used form a trail from s to t: walk it again
+                graph = nx.MultiGraph()
+                for k, (x, y, _, _) in enumerate(chains):
+                    if mask >> k & 1:
+                        graph.add_edge(x, y, key=k)
+                for x, _, k in nx.eulerian_path(graph, source=s, keys=True):
+                    chain = chains[k][3]
+                    out += chain if chains[k][0] == x else chain[::-1]
+            return out + self._arm(t, self.arm2[t] if t == s else self.arm1[t])
         return []
 
+
+def _parity_bounds(
+    branch: list[int],
+    chains: list[tuple[int, int, int, list[int]]],
+    starts: list[int],
+    down1: list[int],
+    down2: list[int],
+    deg: list[int],
+) -> dict[int, int]:
+    """Bound, for each start, its arms minus the core routes it must leave out.
+
+    A core trail from s to t leaves out a set of routes whose odd-degree cities
+    are exactly odd Δ {s, t}, where odd holds the core's odd cities.  Such a
+    set is a T-join, and the cheapest one pairs those cities along shortest
+    paths (Edmonds and Johnson, 1973).  The bound ignores that a trail must be
+    connected, so it is an upper bound, and it is usually exact.
+    """
+    odd = [i for i, v in enumerate(branch) if deg[v] & 1]
+    if len(odd) > _MAX_ODD:
+        most = max(down1[v] for v in branch)
+        return {s: down1[s] + max(most, down2[s]) for s in starts}
+    m = len(branch)
+    index = {v: i for i, v in enumerate(branch)}
+    big = sum(c[2] for c in chains) + 1
+    d = [[big] * m for _ in range(m)]
+    for i in range(m):
+        d[i][i] = 0
+    for x, y, w, _ in chains:
+        i, j = index[x], index[y]
+        if w < d[i][j]:
+            d[i][j] = d[j][i] = w
+    for k in range(m):  # Floyd-Warshall: there are few cities
+        dk = d[k]
+        for di in d:
+            dik = di[k]
+            for j in range(m):
+                if dik + dk[j] < di[j]:
+                    di[j] = dik + dk[j]
+
+    n = len(odd)
+    pos = {b: p for p, b in enumerate(odd)}
+    d_odd = [[d[a][b] for b in odd] for a in odd]
+    cost: dict[int, int] = {0: 0}
+
+    def match(group: int) -> int:
+        """Return the cheapest pairing of the odd cities in bit set `group`."""
+        got = cost.get(group)
+        if got is None:
+            low = group & -group
+            i, rest, got = low.bit_length() - 1, group ^ low, big
+            others = rest
+            while others:
+                bit = others & -others
+                others ^= bit
+                c = d_odd[i][bit.bit_length() - 1] + match(rest ^ bit)
+                if c < got:
+                    got = c
+            cost[group] = got
+        return got
+
+    full = (1 << n) - 1
+
+    def left_out(a: int, b: int) -> int:
+        """Return the least that a trail with ends at branch cities a != b leaves out."""
+        pa, pb = pos.get(a), pos.get(b)
+        if pa is not None and pb is not None:
+            return match(full ^ (1 << pa) ^ (1 << pb))
+        if pa is None and pb is None:  # both ends join the cities to pair up
+            got = d[a][b] + match(full)
+            for x in range(n):
+                for y in range(n):
+                    if x != y:
+                        c = d[a][odd[x]] + d[b][odd[y]] + match(full ^ (1 << x) ^ (1 << y))
+                        if c < got:
+                            got = c
+            return got
+        if pa is None:
+            a, b, pa = b, a, pb
+        return min(d[b][odd[x]] + match(full ^ (1 << pa) ^ (1 << x)) for x in range(n) if x != pa)
+
+    closed = match(full)
+    extra = {s: down2[s] - closed for s in starts}
+    for p, s in enumerate(starts):
+        for t in starts[p + 1 :]:
+            c = -left_out(index[s], index[t])
+            extra[s] = max(extra[s], c + down1[t])
+            extra[t] = max(extra[t], c + down1[s])
+    return {s: down1[s] + extra[s] for s in starts}

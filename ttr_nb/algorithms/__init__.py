@@ -1,0 +1,36 @@
+"""Graph algorithms behind Ticket to Ride, on top of networkx.
+
+The board is a multigraph: places are nodes and routes are edges, and two
+places may be joined by parallel (double or triple) routes.  This package
+stands alone.  It takes plain tuples, not game objects, so the engine,
+notebooks and tests can all call it.
+
+Connectivity (`connectivity`)
+    `ticket_completed`, `connected_places` and `route_graph`: whether a
+    player's routes join the ends of a ticket.  Country border spaces are
+    dead ends, which a connection may end at but never pass through.
+Longest trail (`longest_trail`)
+    `longest_trail_length` and `longest_trail`: the "longest continuous path"
+    bonus, a walk that uses each route at most once but may visit a city
+    again.
+Ticket planning (`shortest_paths`)
+    `plan_ticket` and `spaces_to_connect`: the fewest spaces still to claim
+    to complete a ticket, with Dijkstra's algorithm or A*.
+"""
+
+from .connectivity import connected_places, route_graph, ticket_completed
+from .longest_trail import NegativeRouteLengthError, longest_trail, longest_trail_length
+from .shortest_paths import TicketPlan, TicketUnreachableError, plan_ticket, spaces_to_connect
+
+__all__ = [
+    "NegativeRouteLengthError",
+    "TicketPlan",
+    "TicketUnreachableError",
+    "connected_places",
+    "longest_trail",
+    "longest_trail_length",
+    "plan_ticket",
+    "route_graph",
+    "spaces_to_connect",
+    "ticket_completed",
+]

@@ -1,0 +1,271 @@
+"""Tiny multiple-choice quizzes for the lesson notebooks, answers kept out of sight.
+
+A :class:`Quiz` is a list of :class:`Question`. The right answer of each
+question is stored *sealed*: a short hash of the question and its answer
+letter (see :func:`seal`), so neither the notebook nor this file shows it in
+plain sight. The learner checks an answer with :meth:`Quiz.check`, which
+prints right or wrong, and the explanation once it is right.
+
+To write a quiz for another variant: build its questions, compute each key
+once with ``seal(prompt, "b")`` in a scratch cell, paste the key in, and
+register the quiz in :data:`QUIZZES` (a test checks every question has
+exactly one right answer).
+
+>>> q = Question("2 + 2?", (("a", "3"), ("b", "4")), seal("2 + 2?", "b"), "Count them.")
+>>> quiz = Quiz("Sums", [q])
+>>> quiz.is_correct(1, "B")
+True
+>>> quiz.check(1, "a")
+Question 1: not quite, try again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["QUIZZES", "USA", "Question", "Quiz", "check", "get", "seal", "show"]
+
+WIDTH = 88  # characters per printed line
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.split())
+
+
+def seal(prompt: str, answer: str) -> str:
+    """The stored key of ``answer`` (a choice letter) to the question ``prompt``.
+
+    Changing a question's wording changes its key, so an edited question
+    cannot silently keep an answer that no longer fits.
+
+    >>> seal("2 + 2?", "b") == seal("2 +  2?", "B")
+    True
+    """
+    text = f"ttr-nb quiz|{_normal(prompt)}|{answer.strip().lower()}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class Question:
+    """One multiple-choice question.
+
+    Attributes
+    ----------
+    prompt : str
+        The question.
+    choices : tuple of (letter, text)
+        The possible answers, in the order shown.
+    key : str
+        ``seal(prompt, right_letter)``: the answer, sealed.
+    explanation : str
+        Why the right answer is right (shown once it is found).
+    hint : str
+        A nudge shown after a wrong answer (must not give the answer away).
+    """
+
+    prompt: str
+    choices: tuple[tuple[str, str], ...]
+    key: str
+    explanation: str
+    hint: str = ""
+
+    @property
+    def letters(self) -> list[str]:
+        return [letter for letter, _ in self.choices]
+
+    def text(self, number: int) -> str:
+        head = f"{number}. "
+        lines = [textwrap.fill(self.prompt, WIDTH, initial_indent=head, subsequent_indent="   ")]
+        for letter, choice in self.choices:
+            first, rest = f"   {letter}) ", "      "
+            lines.append(textwrap.fill(choice, WIDTH, initial_indent=first, subsequent_indent=rest))
+        return "\n".join(lines)
+
+
+class Quiz:
+    """A numbered list of questions (numbered from 1) with sealed answers."""
+
+    def __init__(self, title: str, questions: Sequence[Question]) -> None:
+        self.title = title
+        self.questions = list(questions)
+
+    def __len__(self) -> int:
+        return len(self.questions)
+
+    def question(self, number: int) -> Question:
+        if not 1 <= number <= len(self.questions):
+            raise ValueError(f"there are questions 1 to {len(self.questions)}, not {number}")
+        return self.questions[number - 1]
+
+    def text(self) -> str:
+        """Every question with its choices (never the answers)."""
+        blocks = [f"{self.title}\n{'=' * len(self.title)}"]
+        blocks += [q.text(i) for i, q in enumerate(self.questions, start=1)]
+        return "\n\n".join(blocks)
+
+    def show(self) -> None:
+        """Print every question with its choices."""
+        print(self.text())
+
+    def is_correct(self, number: int, answer: str) -> bool:
+        """True when ``answer`` (a letter, any case) is the right one for question ``number``."""
+        question = self.question(number)
+        letter = _letter(answer)
+        return letter in question.letters and seal(question.prompt, letter) == question.key
+
+    def verdict(self, number: int, answer: str) -> str:
+        """What :meth:`check` prints."""
+        question = self.question(number)
+        letter = _letter(answer)
+        if letter not in question.letters:
+            options = ", ".join(question.letters)
+            return f"Question {number}: answer with one of the letters {options}."
+        if self.is_correct(number, letter):
+            return f"Question {number}: right! {question.explanation}"
+        hint = f" Hint: {question.hint}" if question.hint else ""
+        return f"Question {number}: not quite, try again.{hint}"
+
+    def check(self, number: int, answer: str) -> None:
+        """Print whether ``answer`` is right for question ``number`` (with the explanation)."""
+        print(textwrap.fill(self.verdict(number, answer), WIDTH))
+
+
+def _letter(answer: str) -> str:
+    return answer.strip().lower().rstrip(")").strip()
+
+
+def _q(prompt: str, choices: Sequence[str], key: str, explanation: str, hint: str) -> Question:
+    letters = "abcdefgh"
+    return Question(
+        _normal(prompt),
+        tuple(zip(letters, choices, strict=False)),
+        key,
+        _normal(explanation),
+        _normal(hint),
+    )
+
+
+USA = Quiz(
+    "Ticket to Ride (USA): rules quiz",
+    [
+        _q(
+            "You take the red card from the face-up row, and the card turned up in its place "
+            "is a locomotive. What may your second card be?",
+            [
+                "That new locomotive.",
+                "Any other face-up card that is not a locomotive, or the top card of the deck.",
+                "Nothing: a locomotive turning up ends your turn.",
+            ],
+            "2e5413af6e6f",
+            "A face-up locomotive can only be taken as the one and only card of a draw, so the "
+            "replacement is out of reach as a second card. Everything else is still allowed.",
+            "A face-up locomotive is worth a whole draw on its own.",
+        ),
+        _q(
+            "The first card you draw blind from the deck is a locomotive. What now?",
+            [
+                "You draw a second card, as with any other first card.",
+                "Your turn ends: a locomotive is always worth two cards.",
+                "You draw two more cards.",
+            ],
+            "4bfff58d0253",
+            "Only a locomotive picked from the face-up row costs the whole draw. A hidden one "
+            "is just your first card, and a second card follows.",
+            "Does the rule about locomotives talk about the face-up row or about every card?",
+        ),
+        _q(
+            "In a 3-player game Ben has claimed the black track of Denver–Kansas City. Cleo "
+            "holds 4 orange cards. May she claim the orange track next to it?",
+            [
+                "Yes, any player other than Ben may.",
+                "Yes, but only if she pays with locomotives.",
+                "No, that track is closed for the rest of the game.",
+            ],
+            "9a8955d02ae4",
+            "With 2 or 3 players only one track of a double route is ever used: once one is "
+            "claimed the other is closed. From 4 players on another player could take it, "
+            "though never the player who owns the first track.",
+            "How many players are at the table?",
+        ),
+        _q(
+            "Which set of cards pays for a gray route of 4 spaces?",
+            ["2 red and 2 blue", "3 green and 1 locomotive", "5 yellow"],
+            "5eb0b800fdd5",
+            "A gray route takes cards of any single colour, exactly as many as it has spaces; "
+            "locomotives may stand in for any of them.",
+            "Count the cards, and count the colours.",
+        ),
+        _q(
+            "Ada ends her turn with 2 trains left. What happens next?",
+            [
+                "The game ends at once and is scored.",
+                "Every other player gets one last turn, but Ada does not.",
+                "Every player, Ada included, gets one last turn; then the game ends.",
+            ],
+            "e71f772ddb2b",
+            "Ending a turn with 0, 1 or 2 trains starts the last round: going on around the "
+            "table, everyone plays exactly one more turn, the player who started it too.",
+            "Is the player who triggered the end left out?",
+        ),
+        _q(
+            "The game is over and you still hold a 12-point ticket whose two cities your "
+            "trains do not join. What does it do to your score?",
+            ["It costs you 12 points.", "Nothing.", "It costs you 6 points."],
+            "3932e4b5fa56",
+            "A ticket you keep is a promise: joined, it adds its value; not joined, it takes "
+            "the same value away.",
+            "Tickets are not free to keep.",
+        ),
+        _q(
+            "Ada and Ben both finish with 95 points. Ada completed 4 tickets; Ben completed 3 "
+            "and has the longest-path bonus. Who wins?",
+            ["Ada.", "Ben.", "They share the victory."],
+            "349ed1d48dfc",
+            "A tie on points goes first to the player with more completed tickets. The "
+            "longest-path bonus only decides if that count is tied as well.",
+            "There are two tie-breakers, and their order matters.",
+        ),
+        _q(
+            "After a card is replaced, three of the five face-up cards are locomotives. What "
+            "happens?",
+            [
+                "Nothing special: the next player may take one of them.",
+                "The next player may take two locomotives.",
+                "All five cards are discarded and five new ones are laid out.",
+            ],
+            "123724f6b400",
+            "Three face-up locomotives wipe the row: all five go to the discard pile and five "
+            "fresh cards are turned up (again, if three locomotives show once more).",
+            "The row would be too generous if it stayed.",
+        ),
+    ],
+)
+"""The quiz at the end of ``notebooks/rules_usa.ipynb``."""
+
+QUIZZES: dict[str, Quiz] = {"usa": USA}
+"""Every quiz, by the name a notebook passes to :func:`check` and :func:`show`."""
+
+
+def get(name: str = "usa") -> Quiz:
+    """The quiz registered as ``name``."""
+    try:
+        return QUIZZES[name]
+    except KeyError:
+        raise ValueError(f"no quiz {name!r}; there are: {', '.join(sorted(QUIZZES))}") from None
+
+
+def show(name: str = "usa") -> None:
+    """Print the questions of quiz ``name``."""
+    get(name).show()
+
+
+def check(number: int, answer: str, name: str = "usa") -> None:
+    """Print whether ``answer`` is right for question ``number`` of quiz ``name``.
+
+    >>> check(1, "z")
+    Question 1: answer with one of the letters a, b, c.
+    """
+    get(name).check(number, answer)

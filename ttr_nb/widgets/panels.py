@@ -1,0 +1,291 @@
+"""HTML for the app's panels: cards, hand, tickets, scores, log, result, map notes.
+
+Pure functions of the game (no widgets), so they are easy to test and the app
+only swaps HTML strings. Every colour shown also carries its letter.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+from ..game import Game
+from ..maps import CardType, Map
+from . import style
+
+APP_CSS = """
+<style>
+.ttr-app { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222; }
+.ttr-app h2 { margin: 4px 0 2px 0; font-size: 22px; }
+.ttr-app h3 { margin: 8px 0 4px 0; font-size: 15px; color: #4a4030; }
+.ttr-note { color: #5b5140; font-size: 13px; }
+.ttr-app .widget-html-content { line-height: 1.45; }
+.ttr-chip { display: inline-block; min-width: 18px; padding: 0 5px; margin-right: 4px;
+  line-height: 18px; vertical-align: middle;
+  border-radius: 4px; border: 1px solid #555; font-weight: bold; text-align: center;
+  font-family: monospace; font-size: 13px; }
+.ttr-hand-row { display: inline-block; margin: 2px 10px 2px 0; font-size: 14px; }
+.ttr-hand-row.ttr-zero { opacity: 0.35; }
+.ttr-table { border-collapse: collapse; font-size: 14px; }
+.ttr-table th, .ttr-table td { padding: 3px 8px; border-bottom: 1px solid #ddd3bd;
+  text-align: left; }
+.ttr-table tr.ttr-current td { background: #fff4c2; font-weight: bold; }
+.ttr-table td.ttr-num, .ttr-table th.ttr-num { text-align: right; }
+.ttr-tickets-list { list-style: none; padding-left: 0; margin: 2px 0; font-size: 14px; }
+.ttr-tickets-list li { margin: 2px 0; }
+.ttr-done { color: #1d7a1d; font-weight: bold; }
+.ttr-open { color: #8a6d3b; }
+/* column-reverse keeps the box scrolled to the newest move */
+.ttr-log-box { max-height: 260px; overflow-y: auto; border: 1px solid #ddd3bd;
+  background: #fffdf6; padding: 4px 8px; font-size: 13px; display: flex;
+  flex-direction: column-reverse; }
+.ttr-log-box ol { margin: 0; padding-left: 34px; }
+.ttr-log-box li.ttr-future { color: #aaa; }
+.ttr-log-box li.ttr-latest { font-weight: bold; }
+.ttr-status { font-size: 15px; padding: 6px 10px; border-radius: 6px; background: #eef5ff;
+  border: 1px solid #b8cff0; min-height: 1.4em; }
+.ttr-status.ttr-bad { background: #fff0f0; border-color: #e0a0a0; }
+.ttr-explore { background: #fff7e0; border: 1px solid #e8cf8a; padding: 8px 12px;
+  border-radius: 6px; font-size: 15px; }
+.ttr-result { background: #f1fbef; border: 1px solid #a8d8a0; padding: 8px 12px;
+  border-radius: 6px; }
+.ttr-winner { font-size: 17px; font-weight: bold; margin-bottom: 6px; }
+.ttr-panel { background: #fbf8ef; border: 1px solid #e2d9c2; border-radius: 8px;
+  padding: 6px 10px; margin: 4px 0; }
+.ttr-connection .ttr-lost { display: none; }
+.ttr-connection.jupyter-widgets-disconnected .ttr-lost { display: block; color: #fff;
+  background: #b3261e; padding: 8px 12px; border-radius: 6px; font-weight: bold; }
+.ttr-face-up button, button.ttr-face-up { font-weight: bold; border: 1px solid #555; }
+</style>
+"""
+
+
+def chip(color: str, text: str | None = None) -> str:
+    """A small coloured box with the colour's letter (colour is never the only signal)."""
+    sw = style.swatch(color)
+    label = html.escape(text if text is not None else (sw.letter or "·"))
+    background = style.WILD_CSS_BACKGROUND if color == "wild" else sw.fill
+    return (
+        f'<span class="ttr-chip" style="background:{background};color:{sw.ink}" '
+        f'title="{html.escape(sw.name)}">{label}</span>'
+    )
+
+
+def player_chip(seat: int) -> str:
+    ps = style.player_style(seat)
+    return (
+        f'<span class="ttr-chip" style="background:{ps.fill};color:{ps.ink}" '
+        f'title="seat {ps.mark} ({ps.name})">{ps.mark}</span>'
+    )
+
+
+def card_name(card: CardType) -> str:
+    """Readable name of a card type: ``red``, ``locomotive``, ``ship ×2 red``, ``red harbor``."""
+    if card.wild:
+        return "locomotive"
+    name = card.color
+    if card.deck == "ship":
+        name = f"ship{' ×' + str(card.spaces) if card.spaces > 1 else ''} {card.color}"
+    if card.harbor and card.deck != "ship":
+        name += " (harbor)"
+    return name
+
+
+def describe_payment(game_map: Map, cards: Sequence[tuple[str, int]]) -> str:
+    """``3 × P purple + 1 × L locomotive`` for a payment."""
+    parts = []
+    for card_id, count in cards:
+        card = game_map.card_by_id.get(card_id)
+        if card is None:
+            parts.append(f"{count} × {card_id}")
+            continue
+        letter = style.swatch(card.color).letter
+        parts.append(f"{count} × {letter} {card_name(card)}")
+    return " + ".join(parts) or "no cards"
+
+
+def hand_html(game_map: Map, hand: dict[str, int], title: str) -> str:
+    rows = []
+    for card in game_map.card_types:
+        count = hand.get(card.id, 0)
+        cls = "ttr-hand-row" + (" ttr-zero" if count == 0 else "")
+        rows.append(
+            f'<span class="{cls}" data-card="{html.escape(card.id)}">'
+            f"{chip(card.color)}{html.escape(card_name(card))} × <b>{count}</b></span>"
+        )
+    total = sum(hand.values())
+    return (
+        f"<h3>{html.escape(title)} ({total} card{'s' if total != 1 else ''})</h3>"
+        f"<div>{''.join(rows)}</div>"
+    )
+
+
+def ticket_text(game_map: Map, ticket_id: int) -> str:
+    ticket = game_map.ticket_by_id[ticket_id]
+    places = " → ".join(game_map.place_name(p) for p in ticket.cities)
+    return f"{places} ({ticket.points} points)"
+
+
+def tickets_html(game: Game, seat: int, title: str) -> str:
+    status = game.ticket_status(seat)
+    if not status:
+        return f"<h3>{html.escape(title)}</h3><div class='ttr-note'>No tickets yet.</div>"
+    items = []
+    for ticket_id, done in status:
+        mark = '<span class="ttr-done">✓ done</span>' if done else '<span class="ttr-open">○</span>'
+        items.append(f"<li>{mark} {html.escape(ticket_text(game.map, ticket_id))}</li>")
+    done_count = sum(1 for _, d in status if d)
+    return (
+        f"<h3>{html.escape(title)} ({done_count} of {len(status)} completed)</h3>"
+        f"<ul class='ttr-tickets-list'>{''.join(items)}</ul>"
+    )
+
+
+def pieces_text(pieces: dict[str, int]) -> str:
+    return ", ".join(f"{n} {kind}{'s' if n != 1 else ''}" for kind, n in pieces.items())
+
+
+def scores_html(game: Game, seat_kinds: Sequence[str]) -> str:
+    state = game.state
+    scores = game.scores()
+    rows = []
+    for seat, player in enumerate(state.players):
+        current = seat == state.current and not game.is_over
+        kind = seat_kinds[seat] if seat < len(seat_kinds) else "human"
+        kind_text = "you / human" if kind == "human" else f"{kind} bot"
+        rows.append(
+            f"<tr class='{'ttr-current' if current else ''}'>"
+            f"<td>{'▶ ' if current else ''}{player_chip(seat)}{html.escape(player.name)}</td>"
+            f"<td>{kind_text}</td>"
+            f"<td class='ttr-num'>{scores[seat]['total']}</td>"
+            f"<td>{pieces_text(player.pieces)}</td>"
+            f"<td class='ttr-num'>{player.hand_size}</td>"
+            f"<td class='ttr-num'>{len(player.tickets)}</td>"
+            f"<td class='ttr-num'>{len(player.routes)}</td>"
+            "</tr>"
+        )
+    return (
+        "<h3>Players</h3><table class='ttr-table'><tr><th>player</th><th>seat</th>"
+        "<th class='ttr-num'>points</th><th>pieces left</th><th class='ttr-num'>cards</th>"
+        "<th class='ttr-num'>tickets</th><th class='ttr-num'>routes</th></tr>"
+        + "".join(rows)
+        + "</table>"
+    )
+
+
+def supply_html(game: Game) -> str:
+    state = game.state
+    tickets = sum(len(v) for v in state.ticket_decks.values())
+    parts = [
+        f"Deck: <b>{len(state.deck)}</b> cards",
+        f"discards: <b>{len(state.discard)}</b>",
+        f"tickets left: <b>{tickets}</b>",
+    ]
+    if state.final_turns_left is not None and not game.is_over:
+        parts.append(f"<b>last round: {state.final_turns_left} turn(s) left</b>")
+    return "<div class='ttr-note'>" + " · ".join(parts) + "</div>"
+
+
+def log_html(full_game: Game, position: int, shown: int = 400) -> str:
+    """The turn log: entries after ``position`` (not yet replayed) are greyed out."""
+    lines = full_game.log
+    start = max(0, len(lines) - shown)
+    items = []
+    for i in range(start, len(lines)):
+        seat = full_game.history[i].player
+        cls = "ttr-future" if i >= position else ("ttr-latest" if i == position - 1 else "")
+        items.append(
+            f"<li value='{i + 1}' class='{cls}'>{player_chip(seat)}{html.escape(lines[i])}</li>"
+        )
+    if not items:
+        body = "<div class='ttr-note'>No moves yet.</div>"
+    else:
+        body = f"<div><ol>{''.join(items)}</ol></div>"
+    return f"<h3>Turn log</h3><div class='ttr-log-box'>{body}</div>"
+
+
+COMPONENT_NAMES = {
+    "routes": "routes",
+    "tickets": "tickets (+ done, − missed)",
+    "longest_path": "longest path bonus",
+    "globetrotter": "globetrotter bonus",
+    "total": "total",
+}
+
+
+def result_html(game: Game) -> str:
+    result = game.result()
+    if result is None:
+        return ""
+    names = [p.name for p in game.state.players]
+    rows = result["scores"]
+    components = [k for k in rows[0] if k != "total"] + ["total"]
+    head = "".join(
+        f"<th class='ttr-num'>{html.escape(COMPONENT_NAMES.get(c, c.replace('_', ' ')))}</th>"
+        for c in components
+    )
+    body = []
+    for seat, row in enumerate(rows):
+        cells = "".join(f"<td class='ttr-num'>{row.get(c, 0)}</td>" for c in components)
+        won = seat in result["winners"]
+        body.append(
+            f"<tr class='{'ttr-current' if won else ''}'>"
+            f"<td>{'★ ' if won else ''}{player_chip(seat)}{html.escape(names[seat])}</td>"
+            f"{cells}</tr>"
+        )
+    winners = [names[i] for i in result["winners"]]
+    decided = result["decided_by"]
+    if decided == "shared victory":
+        headline = f"Shared victory: {', '.join(winners)} (every tie-breaker is equal)"
+    elif decided == "points":
+        headline = f"Winner: {winners[0]}, on points"
+    else:
+        headline = f"Winner: {winners[0]}, on the tie-breaker: {decided}"
+    return (
+        f"<div class='ttr-result'><div class='ttr-winner'>{html.escape(headline)}</div>"
+        f"<table class='ttr-table'><tr><th>player</th>{head}</tr>{''.join(body)}</table></div>"
+    )
+
+
+def about_html(game_map: Map, playable: bool, moved_places: dict[str, str]) -> str:
+    prov: dict[str, Any] = dict(game_map.provenance)
+    trains = sum(1 for r in game_map.routes if r.kind == "train")
+    ships = len(game_map.routes) - trains
+    estimated = sum(
+        1
+        for group in (game_map.cities, game_map.routes, game_map.tickets)
+        for x in group
+        if x.estimated
+    )
+    parts = [
+        f"<p><b>{html.escape(game_map.name)}</b> · rules: {html.escape(game_map.rules)}"
+        f" ({'playable' if playable else 'rules not implemented yet: explore only'})<br>"
+        f"{len(game_map.cities)} places, {trains} train routes"
+        + (f", {ships} ship routes" if ships else "")
+        + f", {len(game_map.tickets)} tickets.</p>",
+        "<p>Positions come from real latitude/longitude; "
+        f"{estimated} places, routes or tickets carry an estimate (a derived value, not a "
+        "published fact) recorded in the map file.</p>",
+    ]
+    if moved_places:
+        names = sorted({game_map.place_name(p) for p in moved_places})
+        parts.append(
+            "<p>Drawn away from their derived positions so their routes fit: "
+            + html.escape(", ".join(names))
+            + ".</p>"
+        )
+    if game_map.stand_in:
+        items = "".join(
+            f"<li><b>{html.escape(str(k))}</b>: {html.escape(str(v))}</li>"
+            for k, v in game_map.stand_in.items()
+        )
+        parts.append(f"<p>Stand-ins (placeholders for facts not found):</p><ul>{items}</ul>")
+    for key, title in (("sources", "Sources"), ("notes", "Notes")):
+        values = prov.get(key) or []
+        if values:
+            items = "".join(f"<li>{html.escape(str(v))}</li>" for v in values)
+            parts.append(f"<p>{title}:</p><ul>{items}</ul>")
+    if prov.get("licence"):
+        parts.append(f"<p class='ttr-note'>{html.escape(str(prov['licence']))}</p>")
+    return "<div class='ttr-note' style='font-size:13px'>" + "".join(parts) + "</div>"
