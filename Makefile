@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8866
 
-.PHONY: app test setup lint unit browser notebooks bench play clean
+.PHONY: app test setup lint unit browser-deps notebooks record-notebooks bench play clean
 
 $(BIN)/ttr-nb: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,13 @@ lint: setup
 
 unit: setup
 	$(BIN)/python -m pytest -q
+
+notebooks: setup
+	$(BIN)/python -m pytest -q notebooks/
+
+# After changing a notebook's checked cells: record what nbval will compare them with.
+record-notebooks: setup
+	$(BIN)/python tools/record_notebook_outputs.py notebooks/*.ipynb
 
 # Browser tests need Debian's chromium; install it when missing (CI machines start bare).
 browser-deps:

@@ -108,16 +108,12 @@ JS_PAGE_ERRORS = """
 }
 """
 
-# Height of the content, including Voilà's inner scrolling element.
+# Height of the app (Voilà scrolls inside an inner element, so the page's own height is no use).
 JS_CONTENT_HEIGHT = """
 () => {
-  let h = document.documentElement.scrollHeight;
-  for (const el of document.querySelectorAll('body, body *')) {
-    const s = getComputedStyle(el);
-    if (/(auto|scroll)/.test(s.overflowY) && el.scrollHeight > el.clientHeight)
-      h = Math.max(h, el.scrollHeight + el.getBoundingClientRect().top + 20);
-  }
-  return Math.ceil(h);
+  const app = document.querySelector('.ttr-app');
+  const bottom = app ? app.getBoundingClientRect().bottom : document.documentElement.scrollHeight;
+  return Math.ceil(bottom + 40);
 }
 """
 

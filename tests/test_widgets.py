@@ -143,7 +143,7 @@ def test_board_draws_once_the_browser_is_ready() -> None:
     board = BoardWidget(load_map("world"))
     board.draw_static()
     assert board.draw_count == 0  # nothing is sent before the browser is there
-    for layer in range(3):
+    for layer in range(len(board._ready)):
         board._client_ready_handler(layer)()
     assert board.draw_count == 1
     board.set_pieces(BoardPieces(owner={1: 0, 2: 1}, player_names=["A", "B"]))
@@ -172,6 +172,7 @@ def test_app_starts_with_the_human_choosing_tickets(app: GameApp) -> None:
 
 def test_draw_blind_changes_the_hand(app: GameApp) -> None:
     keep_all(app)
+    assert app.other_box.layout.display == "none"  # every USA move has its own control
     before = app.view.state.players[0].hand_size
     app.blind_button.click()
     assert app.view.state.players[0].hand_size == before + 1

@@ -236,10 +236,6 @@ class _TourSearch:
             if city != stops[-1]:
                 stops.append(city)
         self.stops = stops
-        # need[j][v]: routes at v that legs j, j + 1, ... must use (one per leg end).
-        self.need: list[Counter] = [Counter() for _ in stops]
-        for j in range(len(stops) - 2, -1, -1):
-            self.need[j] = self.need[j + 1] + Counter((stops[j], stops[j + 1]))
         self.failed: set[tuple[int, int]] = set()
 
     def _free(self, u: Hashable, v: Hashable, used: int) -> int | None:
@@ -283,22 +279,21 @@ class _TourSearch:
                     queue.append(v)
         return hops
 
-    def _later_legs_possible(self, leg: int, used: int) -> bool:
-        """A quick necessary condition for legs `leg`, `leg` + 1, ... over the free routes.
+    def _possible(self, legs: list[tuple[Hashable, Hashable]], used: int) -> bool:
+        """A quick necessary condition for joining each pair of `legs` over the free routes.
 
-        Every city must have a free route for each leg that starts or ends
+        Every place must have a free route for each leg that starts or ends
         there, each leg must be reachable on its own, and a bridge (a free
         route whose removal splits the free network) can carry at most one leg.
         """
-        if any(self._degree(v, used) < n for v, n in self.need[leg].items()):
+        need = Counter(p for leg in legs for p in leg)
+        if any(self._degree(v, used) < n for v, n in need.items()):
             return False
-        stops = self.stops
-        legs = [(stops[j], stops[j + 1]) for j in range(leg, len(stops) - 1)]
         if not all(self._reaches(s, t, used, set()) for s, t in legs):
             return False
         if len(legs) < 2:
             return True
-        enter, leave, bridges = self._bridges(stops[leg], used)
+        enter, leave, bridges = self._bridges(legs[0][0], used)
         for child in bridges:
             lo, hi = enter[child], leave[child]
             crossing = 0
@@ -364,18 +359,17 @@ class _TourSearch:
             return []
         if (leg, used) in self.failed:
             return None
-        if not self._later_legs_possible(leg, used):
+        stops = self.stops
+        later = [(stops[j], stops[j + 1]) for j in range(leg + 1, len(stops) - 1)]
+        goal = stops[leg + 1]
+        if not self._possible([(stops[leg], goal), *later], used):
             self.failed.add((leg, used))
             return None
-        goal = self.stops[leg + 1]
-        start = self.stops[leg]
         path: list[int] = []
-        on_path = {start}
-
+        on_path = {stops[leg]}
         # Try neighbours nearer the goal first: short legs leave the most routes free.
         far = len(self.adj)
         hops = self._hops(goal, used)
-        later = self.need[leg + 1]
 
         def extend(u: Hashable, used: int) -> list[int] | None:
             for v in sorted(self.adj[u], key=lambda v: hops.get(v, far)):
@@ -385,17 +379,14 @@ class _TourSearch:
                 if i is None:
                     continue
                 now = used | 1 << i
-                # The leg leaves u for good; passing v takes one more route there.
-                if self._degree(u, now) < later[u]:
-                    continue
-                if v != goal and self._degree(v, now) <= later[v]:
-                    continue
                 path.append(i)
                 if v == goal:
                     rest = self._leg(leg + 1, now)
                     if rest is not None:
                         return path + rest
-                elif self._reaches(v, goal, now, on_path):
+                elif self._reaches(v, goal, now, on_path) and self._possible(
+                    [(v, goal), *later], now
+                ):
                     on_path.add(v)
                     got = extend(v, now)
                     on_path.discard(v)
@@ -404,7 +395,7 @@ class _TourSearch:
                 path.pop()
             return None
 
-        found = extend(start, used)
+        found = extend(stops[leg], used)
         if found is None:
             self.failed.add((leg, used))
         return found

@@ -872,7 +872,9 @@ class GameApp:
         self.tickets_button.disabled = DrawTickets() not in legal_set
         self.supply_html.value = panels.supply_html(view)
         others = [a for a in legal if not _has_own_control(a)]
-        self.other_moves.options = [(view.describe(a).split(" ", 1)[-1], a) for a in others]
+        self.other_moves.options = [
+            (view.rules.describe(view, a, imperative=True), a) for a in others
+        ]
         self.other_box.layout.display = "" if others else "none"
 
     def _render_offer(self, view: Game, legal: list[Any]) -> None:

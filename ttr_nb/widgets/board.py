@@ -1,8 +1,9 @@
 """The board widget: any map on an ipycanvas ``MultiCanvas``, with hover facts and selection.
 
-Layers: 0 static board (drawn once per map), 1 pieces (claimed routes and
-variant pieces; redrawn on every state change), 2 overlay (selection and
-hover; redrawn on pointer moves, which is cheap).
+Layers: 0 static board (routes; drawn once per map), 1 pieces (claimed routes
+and variant pieces; redrawn on every state change), 2 places (cities and
+names, above the pieces; drawn once per map), 3 overlay (selection and hover;
+redrawn on pointer moves, which is cheap).
 
 Drawing happens only once the browser has said it is ready
 (``on_client_ready``) and then on changes: commands sent before the browser
@@ -31,7 +32,9 @@ from . import style
 from .geometry import CITY_RADIUS, BoardGeometry, Space, board_geometry, board_size
 from .safety import CallbackGuard
 
-LAYER_STATIC, LAYER_PIECES, LAYER_OVERLAY = 0, 1, 2
+# Places sit above the pieces so claimed trains never hide a city or its name.
+LAYER_STATIC, LAYER_PIECES, LAYER_PLACES, LAYER_OVERLAY = 0, 1, 2, 3
+LAYERS = 4
 HOVER_THROTTLE_MS = 80
 HOVER_HINT = "Point at a route or a city to see its facts; click a route to select it."
 NO_ROUTE = -1
@@ -103,9 +106,9 @@ class BoardWidget:
         self.map = game_map
         width, height = board_size(game_map, max_width, max_height)
         self.geometry = board_geometry(game_map, width, height)
-        self.canvas = MultiCanvas(3, width=width, height=height)
-        self._ready = [False, False, False]
-        for index in range(3):
+        self.canvas = MultiCanvas(LAYERS, width=width, height=height)
+        self._ready = [False] * LAYERS
+        for index in range(LAYERS):
             self.canvas[index].on_client_ready(self.guard(self._client_ready_handler(index)))
         self.canvas_box = widgets.Box([self.canvas], _dom_classes=["ttr-board-canvas"])
         self._size_layout(width, height)
@@ -318,7 +321,13 @@ class BoardWidget:
     def _client_ready_handler(self, layer: int) -> Callable[[], None]:
         def ready() -> None:
             self._ready[layer] = True
-            (self.draw_static, self.draw_pieces, self.draw_overlay)[layer]()
+            painters = {
+                LAYER_STATIC: self.draw_routes,
+                LAYER_PIECES: self.draw_pieces,
+                LAYER_PLACES: self.draw_places,
+                LAYER_OVERLAY: self.draw_overlay,
+            }
+            painters[layer]()
 
         return ready
 
@@ -389,7 +398,21 @@ class BoardWidget:
         return layer
 
     def draw_static(self) -> None:
-        """Background, routes with their letters, cities and names."""
+        """The parts drawn once per map: routes, then cities and names (their own layer)."""
+        self.draw_routes()
+        self.draw_places()
+
+    def draw_places(self) -> None:
+        """Cities, country spaces, ports and names, above the pieces."""
+        layer = self._layer(LAYER_PLACES)
+        if layer is None:
+            return
+        with hold_canvas():
+            layer.clear()
+            _draw_places(layer, self.map, self.geometry)
+
+    def draw_routes(self) -> None:
+        """Background and every route's spaces with their colour letters."""
         layer = self._layer(LAYER_STATIC)
         if layer is None:
             return
@@ -418,7 +441,6 @@ class BoardWidget:
                 layer.fill_style = ink
                 for text, x, y in items:
                     layer.fill_text(text, x, y)
-            _draw_places(layer, self.map, self.geometry)
         self.draw_count += 1
 
     def draw_pieces(self) -> None:
