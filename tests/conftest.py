@@ -65,9 +65,7 @@ def hoard_all_cards(game: Game, holder: int) -> None:
 def route_between(game: Game, a: str, b: str, color: str | None = None):
     """The route(s) joining two place ids."""
     found = [
-        r
-        for r in game.map.routes
-        if {r.a, r.b} == {a, b} and (color is None or r.color == color)
+        r for r in game.map.routes if {r.a, r.b} == {a, b} and (color is None or r.color == color)
     ]
     assert found, f"no route {a}–{b} {color or ''}"
     return found[0]

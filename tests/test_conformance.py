@@ -64,7 +64,11 @@ def check_invariants(game: Game, totals: dict) -> None:
     assert tickets == totals["tickets"]
     for i, p in enumerate(state.players):
         for kind, start in totals["pieces"].items():
-            used = sum(game.map.route_by_id[r].length for r in p.routes if game.map.route_by_id[r].kind == kind)
+            used = sum(
+                game.map.route_by_id[r].length
+                for r in p.routes
+                if game.map.route_by_id[r].kind == kind
+            )
             assert p.pieces[kind] + used == start
         assert sorted(p.routes) == sorted(r for r, o in state.owner.items() if o == i)
         assert p.route_score == rules.recomputed_route_score(state, p)

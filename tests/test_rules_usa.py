@@ -182,14 +182,18 @@ def test_claim_colour_route_with_matching_cards_and_score(game2):
 def test_payment_options_are_listed(game2):
     route = route_between(game2, "denver", "omaha")  # 4 purple
     set_hand(game2, 0, purple=3, locomotive=2, red=4)
-    options = {a.cards for a in game2.legal_actions() if isinstance(a, ClaimRoute) and a.route == route.id}
+    options = {
+        a.cards for a in game2.legal_actions() if isinstance(a, ClaimRoute) and a.route == route.id
+    }
     assert options == {payment(purple=3, locomotive=1), payment(purple=2, locomotive=2)}
 
 
 def test_gray_route_takes_any_one_colour(game2):
     route = route_between(game2, "denver", "santa-fe")  # 2 gray
     set_hand(game2, 0, red=1, blue=2, locomotive=2)
-    options = {a.cards for a in game2.legal_actions() if isinstance(a, ClaimRoute) and a.route == route.id}
+    options = {
+        a.cards for a in game2.legal_actions() if isinstance(a, ClaimRoute) and a.route == route.id
+    }
     assert options == {
         payment(blue=2),
         payment(blue=1, locomotive=1),
@@ -237,9 +241,7 @@ def test_double_route_closes_in_two_and_three_player_games(players):
     set_hand(game, 0, black=4)
     game.apply(ClaimRoute(first.id, payment(black=4)))
     set_hand(game, 1, orange=4)
-    assert not any(
-        isinstance(a, ClaimRoute) and a.route == second.id for a in game.legal_actions()
-    )
+    assert not any(isinstance(a, ClaimRoute) and a.route == second.id for a in game.legal_actions())
     with pytest.raises(IllegalActionError, match="only one route of a double route"):
         game.apply(ClaimRoute(second.id, payment(orange=4)))
 

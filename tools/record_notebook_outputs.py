@@ -21,7 +21,9 @@ MARKER = "# NBVAL_CHECK_OUTPUT"
 
 def record(notebook: Path) -> Path:
     nb = nbformat.read(notebook, as_version=4)
-    NotebookClient(nb, timeout=120, resources={"metadata": {"path": str(notebook.parent)}}).execute()
+    NotebookClient(
+        nb, timeout=120, resources={"metadata": {"path": str(notebook.parent)}}
+    ).execute()
     cells = {}
     for cell in nb.cells:
         if cell.cell_type == "code" and cell.source.startswith(MARKER):

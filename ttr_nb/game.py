@@ -208,7 +208,9 @@ class Game:
             "map": self.map.id if self.map.path.endswith(f"{self.map.id}.json") else self.map.path,
             "players": list(self.names),
             "seed": self.seed,
-            "history": [{"player": m.player, "action": action_to_dict(m.action)} for m in self.history],
+            "history": [
+                {"player": m.player, "action": action_to_dict(m.action)} for m in self.history
+            ],
             "state": state,
         }
 

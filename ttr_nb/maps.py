@@ -303,7 +303,10 @@ def map_from_data(data: Any, label: str = "<map>") -> Map:
 
     for i, city in enumerate(cities):
         if city.kind == "country_space" and city.country not in country_by_id:
-            fail(f"$.cities[{i}].country", f"country space needs a known country, got {city.country!r}")
+            fail(
+                f"$.cities[{i}].country",
+                f"country space needs a known country, got {city.country!r}",
+            )
     groups: dict[int, list[int]] = {}
     group_ends: dict[int, frozenset[str]] = {}
     for i, route in enumerate(routes):

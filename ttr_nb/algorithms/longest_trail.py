@@ -19,7 +19,7 @@ The merged core is searched depth-first, visiting each (city, routes used)
 pair once.  That pair also fixes where the trail started: the routes used
 have odd degree at the start and at the current city, or nowhere when the
 trail is closed.  The search stops early when a trail reaches an upper bound
-that comes from parity alone (see `_parity_bounds`).  That bound is usually
+that comes from parity alone (see `_parity_gains`).  That bound is usually
 exact.
 """
 
@@ -62,10 +62,10 @@ def longest_trail_length(routes: Iterable[tuple]) -> int:
     component is a tree or has at most two odd-degree cities.  Other
     components are searched exactly.  The search takes O(2**k * c) time at
     worst, for the k routes and c cities left after the reductions in the
-    module docstring.  In practice the parity bound stops it early: on
-    end-of-game networks (10-25 routes) a call takes about 0.03-0.06 ms on
-    average and under 1.5 ms at worst in CPython.  Do not use it on a whole
-    board: there it can take far longer.
+    module docstring.  In practice the parity bound stops it early.  On
+    end-of-game networks of 12-25 routes a call takes 0.02-0.07 ms on average
+    and under 1 ms at worst in CPython.  Do not use it on a whole board, where
+    it can take far longer.
 
     Examples
     --------
@@ -122,6 +122,10 @@ def longest_trail(routes: Iterable[tuple]) -> list[tuple]:
     network = _Network(routes)
     _, witness = network.solve()
     return [routes[i] for i in network.rebuild(witness)]
+
+
+def _length(chain: tuple[int, int, int, list[int]]) -> int:
+    return chain[2]
 
 
 class _Optimal(Exception):
@@ -273,47 +277,48 @@ class _Network:
         """Search the merged core exactly; arms count only at a trail's two ends."""
         down1, down2, deg = self.down1, self.down2, self.deg
         # Parallel edges are interchangeable, so the longer one is always used
-        # first (`need`).  A loop is always taken on reaching its city.
-        by_pair: dict[tuple[int, int], list[int]] = {}
+        # first (`need`).  A loop is always taken on reaching its city.  Long
+        # routes come first, to meet good trails early.
+        chains.sort(key=_length, reverse=True)
+        core_total = 0
         loops: dict[int, list[tuple[int, int]]] = {}
+        moves: dict[int, list[tuple[int, int, int, int, int]]] = {v: [] for v in branch}
+        last: dict[tuple[int, int], int] = {}  # the previous parallel edge's bit
         for k, (x, y, w, _) in enumerate(chains):
+            core_total += w
+            bit = 1 << k
             if x == y:
-                loops.setdefault(x, []).append((1 << k, w))
-            else:
-                by_pair.setdefault((min(x, y), max(x, y)), []).append(k)
-        moves: dict[int, list[tuple[int, int, int, int]]] = {v: [] for v in branch}
-        for ks in by_pair.values():
-            ks.sort(key=lambda k: chains[k][2], reverse=True)
-            need = 0
-            for k in ks:
-                x, y, w, _ = chains[k]
-                moves[x].append((y, 1 << k, need, w))
-                moves[y].append((x, 1 << k, need, w))
-                need = 1 << k
-        for options in moves.values():
-            options.sort(key=lambda move: move[3], reverse=True)  # good trails early
-        core_total = sum(c[2] for c in chains)
+                loops.setdefault(x, []).append((bit, w))
+                continue
+            pair = (x, y) if x < y else (y, x)
+            need = last.get(pair, 0)
+            last[pair] = bit
+            # A move is open when (mask & block) == need: unused, after its twin.
+            moves[x].append((y, bit, bit | need, need, w))
+            moves[y].append((x, bit, bit | need, need, w))
 
         # An optimal trail starts at an arm or uses every core route at its
         # start (else it would go on), so it starts at an arm city or an odd one.
         # With neither, the core is Eulerian and any city will do.
         starts = [v for v in branch if down1[v] or deg[v] & 1] or branch[:1]
+        # gain[s][t]: a bound on arms minus routes left out, for a trail s -> t.
         if len(chains) > _SMALL_CORE:
-            bound = _parity_bounds(branch, chains, starts, down1, down2, deg)
+            gain = _parity_gains(branch, chains, starts, down1, down2, deg)
         else:
-            most = max(down1[v] for v in branch)
-            bound = {s: down1[s] + max(most, down2[s]) for s in starts}
-        starts.sort(key=bound.__getitem__, reverse=True)
+            gain = {s: {t: down2[s] if t == s else down1[t] for t in starts} for s in starts}
+        full = {s: down1[s] + max(gain[s].values()) for s in starts}
+        starts.sort(key=full.__getitem__, reverse=True)
 
         visited: set[int] = set()
         shift = len(down1).bit_length()
         ends = down1[:]  # what ending at a city adds; the start's is its second arm
         start = stop_at = 0
 
+        # Depth first from `start`; `key` packs (city, routes used), seen once.
         def walk(v: int, mask: int, walked: int, key: int) -> None:
             nonlocal best, found
             visited.add(key)
-            if v in loops:
+            if loops and v in loops:
                 for bit, w in loops[v]:
                     if not mask & bit:
                         mask |= bit
@@ -325,17 +330,21 @@ class _Network:
                 best, found = walked + ends[v], ("core", start, v, mask, chains)
                 if best >= stop_at:
                     raise _Optimal
-            for y, bit, need, w in moves[v]:
-                if (mask & (bit | need)) == need:
+            for y, bit, block, need, w in moves[v]:
+                if mask & block == need:
                     key = ((mask | bit) << shift) | y
                     if key not in visited:
                         walk(y, mask | bit, walked + w, key)
 
         try:
-            for start in starts:
-                stop_at = core_total + bound[start]  # no later start can do better
-                if stop_at <= best:
-                    break
+            for p, start in enumerate(starts):
+                # A trail ending at an earlier start was met from that end.
+                g = gain[start]
+                here = down1[start] + max(g[t] for t in [start, *starts[p + 1 :]])
+                if core_total + here <= best:
+                    continue
+                # Later starts cannot beat their full bounds.
+                stop_at = core_total + max(here, full[starts[p + 1]] if p + 1 < len(starts) else 0)
                 ends[start] = down2[start]
                 walk(start, 0, down1[start], start)
                 ends[start] = down1[start]
@@ -380,7 +389,7 @@ class _Network:
         return []
 
 
-def _parity_bounds(
+def _parity_gains(
     branch: list[int],
     chains: list[tuple[int, int, int, list[int]]],
     starts: list[int],
@@ -388,18 +397,19 @@ def _parity_bounds(
     down2: list[int],
     deg: list[int],
 ) -> dict[int, int]:
-    """Bound, for each start, its arms minus the core routes it must leave out.
+    """Bound what a core trail from s to t adds to the core total: ``gain[s][t]``.
 
-    A core trail from s to t leaves out a set of routes whose odd-degree cities
-    are exactly odd Δ {s, t}, where odd holds the core's odd cities.  Such a
-    set is a T-join, and the cheapest one pairs those cities along shortest
-    paths (Edmonds and Johnson, 1973).  The bound ignores that a trail must be
+    That is the arms at its two ends minus the core routes it leaves out
+    (``gain[s][s]`` is for a closed trail, which uses both arms of s).  A core
+    trail from s to t leaves out routes whose odd-degree cities are exactly
+    odd Δ {s, t}, where odd holds the core's odd cities.  Such a set is a
+    T-join, and the cheapest one pairs those cities along shortest paths
+    (Edmonds and Johnson, 1973).  The bound ignores that a trail must be
     connected, so it is an upper bound, and it is usually exact.
     """
     odd = [i for i, v in enumerate(branch) if deg[v] & 1]
     if len(odd) > _MAX_ODD:
-        most = max(down1[v] for v in branch)
-        return {s: down1[s] + max(most, down2[s]) for s in starts}
+        return {s: {t: down2[s] if t == s else down1[t] for t in starts} for s in starts}
     m = len(branch)
     index = {v: i for i, v in enumerate(branch)}
     big = sum(c[2] for c in chains) + 1
@@ -460,10 +470,10 @@ def _parity_bounds(
         return min(d[b][odd[x]] + match(full ^ (1 << pa) ^ (1 << x)) for x in range(n) if x != pa)
 
     closed = match(full)
-    extra = {s: down2[s] - closed for s in starts}
+    gain = {s: {s: down2[s] - closed} for s in starts}
     for p, s in enumerate(starts):
         for t in starts[p + 1 :]:
             c = -left_out(index[s], index[t])
-            extra[s] = max(extra[s], c + down1[t])
-            extra[t] = max(extra[t], c + down1[s])
-    return {s: down1[s] + extra[s] for s in starts}
+            gain[s][t] = c + down1[t]
+            gain[t][s] = c + down1[s]
+    return gain

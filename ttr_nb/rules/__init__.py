@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from ..errors import UnknownVariantError
 from ..maps import Map
 from .base import Rules
@@ -9,8 +11,9 @@ from .base import Rules
 VARIANTS: dict[str, type[Rules]] = {"usa": Rules}
 
 
+@cache
 def rules_for(game_map: Map) -> Rules:
-    """The rules object that plays ``game_map``.
+    """The rules object that plays ``game_map`` (shared: rules objects hold no game state).
 
     Raises
     ------

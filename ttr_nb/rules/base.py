@@ -175,6 +175,24 @@ class Rules:
         wilds = [(w, hand[w]) for w in wild_ids if hand[w]]
         wild_total = sum(n for _, n in wilds)
         out: list[Payment] = []
+        if len(wilds) <= 1:
+            # One kind of wild card (every map but Märklin): build sorted pairs directly.
+            wild, spare = wilds[0] if wilds else ("", 0)
+            for cid in colour_ids:
+                have = hand[cid]
+                if not have or have + spare < need:
+                    continue
+                colour_first = cid < wild
+                for n in range(min(have, need), max(need - spare, 1) - 1, -1):
+                    if n == need:
+                        out.append(((cid, n),))
+                    elif colour_first:
+                        out.append(((cid, n), (wild, need - n)))
+                    else:
+                        out.append(((wild, need - n), (cid, n)))
+            if spare >= need:
+                out.append(((wild, need),))
+            return out
         for cid in colour_ids:
             have = hand[cid]
             if not have or have + wild_total < need:
@@ -210,7 +228,9 @@ class Rules:
         if len(colours) > 1:
             return "all the cards must be one colour (plus locomotives)"
         if total != route.length:
-            return f"a route of {route.length} spaces takes exactly {route.length} cards, not {total}"
+            return (
+                f"a route of {route.length} spaces takes exactly {route.length} cards, not {total}"
+            )
         return None
 
     def route_problem(self, state: GameState, player_index: int, route: Route) -> str | None:
@@ -227,8 +247,9 @@ class Rules:
                     f"with {len(state.players)} players only one route of a double route "
                     "can be used, and the other is taken"
                 )
-        if player.pieces.get(route.kind, 0) < route.length:
-            return f"they have {player.pieces.get(route.kind, 0)} {route.kind}s left, not {route.length}"
+        left = player.pieces.get(route.kind, 0)
+        if left < route.length:
+            return f"they have {left} {route.kind}s left, not {route.length}"
         return None
 
     def claimable_routes(
@@ -273,7 +294,8 @@ class Rules:
         most_of_one = max((hand[c.id] for c in self.colour_cards), default=0)
         wild_cards = sum(hand[w] for w in self.wild_ids)
         for route in self.claimable_routes(state, state.current, most_of_one + wild_cards):
-            actions.extend(ClaimRoute(route.id, pay) for pay in self.payments(hand, route))
+            claim = ClaimRoute.trusted
+            actions.extend(claim(route.id, pay) for pay in self.payments(hand, route))
         actions.extend(self.extra_actions(game))
         return actions or [Pass()]
 
@@ -347,7 +369,9 @@ class Rules:
         """Variant hook: check a variant-only action."""
         return f"{type(action).__name__} is not an action in this game"
 
-    def keep_problem(self, state: GameState, player: PlayerState, action: KeepTickets) -> str | None:
+    def keep_problem(
+        self, state: GameState, player: PlayerState, action: KeepTickets
+    ) -> str | None:
         if len(set(action.tickets)) != len(action.tickets):
             return "a ticket can only be kept once"
         if not set(action.tickets) <= set(player.offer):
@@ -509,13 +533,17 @@ class Rules:
             lengths = self.longest_paths(state)
             best = max(lengths)
             for row, length in zip(rows, lengths, strict=True):
-                row["longest_path"] = self.bonus_points["longest_path"] if best and length == best else 0
+                row["longest_path"] = (
+                    self.bonus_points["longest_path"] if best and length == best else 0
+                )
         return rows
 
     def completed_counts(self, state: GameState) -> list[int]:
         return [sum(self.ticket_done(state, p, t) for t in p.tickets) for p in state.players]
 
-    def tiebreaks(self, state: GameState, rows: list[dict[str, int]]) -> list[tuple[str, list[int]]]:
+    def tiebreaks(
+        self, state: GameState, rows: list[dict[str, int]]
+    ) -> list[tuple[str, list[int]]]:
         """Ordered tie-breakers: (what is compared, value per player; higher wins)."""
         return [
             ("most completed tickets", self.completed_counts(state)),
