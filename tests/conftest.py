@@ -6,6 +6,9 @@ import pytest
 
 from ttr_nb import KeepTickets, new_game
 from ttr_nb.game import Game
+from ttr_nb.teaching.scenarios import give_routes, set_face_up, set_hand, stack_deck
+
+__all__ = ["give_routes", "set_face_up", "set_hand", "stack_deck"]
 
 
 def start(players: int = 2, seed: int = 1, map_name: str = "usa") -> Game:
@@ -15,37 +18,6 @@ def start(players: int = 2, seed: int = 1, map_name: str = "usa") -> Game:
         offer = game.state.players[game.current_player].offer
         game.apply(KeepTickets(tuple(offer)))
     return game
-
-
-def set_hand(game: Game, player: int, **cards: int) -> None:
-    """Give a player exactly these cards, moving the difference to/from the deck."""
-    hand = game.state.players[player].hand
-    for card in hand:
-        want = cards.get(card, 0)
-        while hand[card] > want:
-            hand[card] -= 1
-            game.state.deck.insert(0, card)
-        while hand[card] < want:
-            game.state.deck.remove(card)
-            hand[card] += 1
-
-
-def set_face_up(game: Game, cards: list[str]) -> None:
-    """Put these cards face up, returning the old row to the deck bottom."""
-    state = game.state
-    for card in state.face_up:
-        if card is not None:
-            state.deck.insert(0, card)
-    for card in cards:
-        state.deck.remove(card)
-    state.face_up = list(cards)
-
-
-def stack_deck(game: Game, top: list[str]) -> None:
-    """Make ``top`` the next cards drawn (first item drawn first)."""
-    for card in top:
-        game.state.deck.remove(card)
-    game.state.deck.extend(reversed(top))
 
 
 def hoard_all_cards(game: Game, holder: int) -> None:

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from conftest import hoard_all_cards, route_between, set_face_up, set_hand, stack_deck, start
+from conftest import (
+    give_routes,
+    hoard_all_cards,
+    route_between,
+    set_face_up,
+    set_hand,
+    stack_deck,
+    start,
+)
 
 from ttr_nb import (
     ClaimRoute,
@@ -394,12 +402,7 @@ def test_route_scoring_table(game2):
 
 
 def _give_routes(game, player, pairs):
-    for a, b in pairs:
-        route = route_between(game, a, b)
-        game.state.owner[route.id] = player
-        game.state.players[player].routes.append(route.id)
-        game.state.players[player].pieces["train"] -= route.length
-        game.state.players[player].route_score += game.map.route_points(route.length)
+    give_routes(game, player, [route_between(game, a, b).id for a, b in pairs])
 
 
 def _ticket(game, a, b):
