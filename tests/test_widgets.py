@@ -150,6 +150,18 @@ def test_board_draws_once_the_browser_is_ready() -> None:
     assert "claimed by A" in board.describe("route", 1)
 
 
+def test_board_hooks_for_variant_pieces_and_facts() -> None:
+    board = BoardWidget(load_map("germany"))
+    painted = []
+    board.piece_painters.append(lambda layer, geometry, pieces: painted.append(pieces.owner))
+    board.fact_providers.append(lambda kind, ident, pieces: [f"2 meeples at {ident}"])
+    for layer in range(len(board._ready)):
+        board._client_ready_handler(layer)()
+    board.set_pieces(BoardPieces(owner={4: 1}, player_names=["A", "B"]))
+    assert painted[-1] == {4: 1}
+    assert "2 meeples at berlin" in board.describe("city", "berlin")
+
+
 def test_board_describes_country_spaces_and_ports() -> None:
     germany = BoardWidget(load_map("germany"))
     space = next(c for c in germany.map.cities if c.kind == "country_space")

@@ -87,6 +87,7 @@ class GameApp:
         self._build_setup(map_name, players, seats, seed)
         self.board = BoardWidget(self.map, guard=self.guard)
         self.board.on_select(self.guard(lambda _route: self._render_claim()))
+        self.board.focus_before = self.seat_kind_pickers[0]
         self._build_play_panels(auto_bots)
         self._build_history_and_files()
         self._layout()
@@ -533,8 +534,9 @@ class GameApp:
             dropped = len(self.game.history) - self.position
             self.game = self.game.replay(self.position)
             self._view_cache = None
-            self._branch_note = f" (continued from move {self.position}; {dropped} later "
-            self._branch_note += "move(s) dropped)"
+            self._branch_note = (
+                f" (continued from move {self.position}; {_count(dropped, 'later move')} dropped)"
+            )
 
     def _face_up_handler(self, slot: int) -> Callable[[Any], None]:
         return lambda _b: self.act(DrawFaceUp(slot))
@@ -595,7 +597,7 @@ class GameApp:
             moves += 1
         self.position = len(game.history)
         self._view_cache = None
-        self.refresh(f"Bots made {moves} move(s) to reach {goal}. {self._turn_hint(game)}")
+        self.refresh(f"Bots made {_count(moves, 'move')} to reach {goal}. {self._turn_hint(game)}")
         return moves
 
     def _schedule_bots(self) -> None:
@@ -703,7 +705,8 @@ class GameApp:
         self.position = len(game.history)
         self._view_cache = None
         self.board.select(None)
-        self.refresh(f"Loaded a {game.map.name} game from {source}: {len(game.history)} moves.")
+        moves = _count(len(game.history), "move")
+        self.refresh(f"Loaded a {game.map.name} game from {source}: {moves}.")
         self._schedule_bots()
         return True
 
@@ -836,7 +839,8 @@ class GameApp:
         """One button per face-up slot (variants may have more slots than five)."""
         while len(self.face_up_buttons) < count:
             slot = len(self.face_up_buttons)
-            button = _button("—", f"ttr-face-up-{slot}", width="92px")
+            button = _button("—", f"ttr-face-up-{slot}")
+            button.layout.min_width = "88px"
             button.add_class("ttr-face-up")
             button.on_click(self.guard(self._face_up_handler(slot)))
             self.face_up_buttons.append(button)
@@ -939,7 +943,7 @@ class GameApp:
             f"<div class='ttr-note'>Showing move {self.position} of {total}. Acting here "
             "continues the game from this point and drops the later moves.</div>"
             if self.position < total
-            else f"<div class='ttr-note'>{total} moves so far. Step back to replay the "
+            else f"<div class='ttr-note'>{_count(total, 'move')} so far. Step back to replay the "
             "game move by move.</div>"
         )
 
@@ -1035,6 +1039,11 @@ class GameApp:
                 game=view,
             )
         )
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 move``, ``2 moves``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _has_own_control(action: Any) -> bool:

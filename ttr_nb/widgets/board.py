@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import html
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -102,6 +102,7 @@ class BoardWidget:
         self._select_listeners: list[Callable[[int | None], None]] = []
         self._syncing_picker = False
         self.draw_count = 0  # full static redraws, for tests and timing
+        self._batching = False
 
         self.map = game_map
         width, height = board_size(game_map, max_width, max_height)
@@ -151,6 +152,11 @@ class BoardWidget:
         self._move_events.on_dom_event(self.guard(self._on_dom_event))
         self._click_events = Event(source=self.canvas_box, watched_events=["click", "mouseleave"])
         self._click_events.on_dom_event(self.guard(self._on_dom_event))
+        # ipycanvas gives the canvas a tab stop and swallows every key there, Tab
+        # included (a keyboard trap). Its keys reach the kernel, though: Tab moves
+        # the focus on, arrows step through the routes, Escape clears the selection.
+        self.canvas.on_key_down(self.guard(self._on_key))
+        self.focus_before: widgets.DOMWidget | None = None  # where Shift+Tab goes
 
         self.widget = widgets.VBox(
             [
@@ -215,8 +221,8 @@ class BoardWidget:
                 self.route_picker.value = picker_value
             finally:
                 self._syncing_picker = False
-        if route_id is not None and self.hovered is None:
-            # Keyboard users select without hovering: show the facts all the same.
+        if route_id is not None:
+            # Also for keyboard users, who select without hovering.
             self._show_facts("route", route_id, prefix="Selected: ")
         self.draw_overlay()
         if changed:
@@ -258,10 +264,28 @@ class BoardWidget:
         )
 
     def redraw(self) -> None:
-        """Redraw every layer (e.g. after a map change)."""
-        self.draw_static()
-        self.draw_pieces()
-        self.draw_overlay()
+        """Redraw every layer (e.g. after a map change), as one message to the browser."""
+        with self._batch():
+            self.draw_static()
+            self.draw_pieces()
+            self.draw_overlay()
+
+    @contextlib.contextmanager
+    def _batch(self) -> Iterator[None]:
+        """Hold drawing commands and send them together when the outermost batch ends.
+
+        ipycanvas's ``hold_canvas`` sends at the end of every block, nested or not;
+        this lets a full redraw go out as a single message.
+        """
+        if self._batching:
+            yield
+            return
+        self._batching = True
+        try:
+            with hold_canvas():
+                yield
+        finally:
+            self._batching = False
 
     # ---------------------------------------------------------------- facts
     def _owner_text(self, route_id: int) -> str:
@@ -346,6 +370,18 @@ class BoardWidget:
         y = float(event.get("relativeY", 0)) * scale_y
         self.pointer(x, y, click=kind == "click")
 
+    def _on_key(self, key: str, shift: bool, ctrl: bool, meta: bool) -> None:
+        if key == "Tab":
+            target = self.focus_before if shift and self.focus_before else self.route_picker
+            target.focus()
+        elif key in ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"):
+            ids = [rid for _, rid in self._picker_options()[1:]]
+            step = 1 if key in ("ArrowRight", "ArrowDown") else -1
+            index = ids.index(self.selected) + step if self.selected in ids else 0
+            self.select(ids[index % len(ids)])
+        elif key == "Escape":
+            self.select(None)
+
     def _on_picker(self, change: dict[str, Any]) -> None:
         if not self._syncing_picker:
             self.select(None if change["new"] == NO_ROUTE else change["new"])
@@ -407,7 +443,7 @@ class BoardWidget:
         layer = self._layer(LAYER_PLACES)
         if layer is None:
             return
-        with hold_canvas():
+        with self._batch():
             layer.clear()
             _draw_places(layer, self.map, self.geometry)
 
@@ -418,7 +454,7 @@ class BoardWidget:
             return
         art = _static_art(self.map, *self.size)
         width, height = self.size
-        with hold_canvas():
+        with self._batch():
             layer.clear()
             layer.fill_style = style.BOARD_BACKGROUND
             layer.fill_rect(0, 0, width, height)
@@ -448,7 +484,7 @@ class BoardWidget:
         layer = self._layer(LAYER_PIECES)
         if layer is None:
             return
-        with hold_canvas():
+        with self._batch():
             layer.clear()
             _draw_highlights(layer, self.geometry, self.pieces.highlighted)
             _draw_claims(layer, self.map, self.geometry, self.pieces.owner)
@@ -460,7 +496,7 @@ class BoardWidget:
         layer = self._layer(LAYER_OVERLAY)
         if layer is None:
             return
-        with hold_canvas():
+        with self._batch():
             layer.clear()
             if self.hovered is not None:
                 kind, ident = self.hovered

@@ -56,6 +56,7 @@ APP_CSS = """
 .ttr-connection .ttr-lost { display: none; }
 .ttr-connection.jupyter-widgets-disconnected .ttr-lost { display: block; color: #fff;
   background: #b3261e; padding: 8px 12px; border-radius: 6px; font-weight: bold; }
+a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; }
 .ttr-face-up button, button.ttr-face-up { font-weight: bold; border: 1px solid #555; }
 </style>
 """
