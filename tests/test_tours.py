@@ -153,9 +153,7 @@ def test_accepts_iterators():
 def test_matches_brute_force_on_small_multigraphs(seed):
     rng = random.Random(seed)
     places = "ABCDE"[: rng.randint(3, 5)]
-    routes = [
-        tuple(rng.sample(places, 2)) + (rng.randint(1, 4),) for _ in range(rng.randint(2, 7))
-    ]
+    routes = [tuple(rng.sample(places, 2)) + (rng.randint(1, 4),) for _ in range(rng.randint(2, 7))]
     for k in (2, 3, 4):
         for cities in itertools.islice(itertools.product(places, repeat=k), 0, None, 7):
             cities = list(cities)

@@ -16,11 +16,16 @@ Longest trail (`longest_trail`)
 Ticket planning (`shortest_paths`)
     `plan_ticket` and `spaces_to_connect`: the fewest spaces still to claim
     to complete a ticket, with Dijkstra's algorithm or A*.
+Tours (`tours`)
+    `tour_in_order`, `tour_trail` and `tour_connected`: whether a player's
+    routes let them travel a tour ticket's cities in the listed order (a
+    trail), or only connect them.
 """
 
 from .connectivity import connected_places, route_graph, ticket_completed
 from .longest_trail import NegativeRouteLengthError, longest_trail, longest_trail_length
 from .shortest_paths import TicketPlan, TicketUnreachableError, plan_ticket, spaces_to_connect
+from .tours import tour_connected, tour_in_order, tour_trail
 
 __all__ = [
     "NegativeRouteLengthError",
@@ -33,4 +38,7 @@ __all__ = [
     "route_graph",
     "spaces_to_connect",
     "ticket_completed",
+    "tour_connected",
+    "tour_in_order",
+    "tour_trail",
 ]

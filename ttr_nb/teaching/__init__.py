@@ -3,7 +3,12 @@
 * :mod:`ttr_nb.teaching.scenarios` — scripted positions, one per rule, with
   plain-text views and a helper to show them on the board widget;
 * :mod:`ttr_nb.teaching.quiz` — small multiple-choice quizzes whose answers are
-  stored sealed, checked with ``quiz.check(number, "b")``.
+  stored sealed, checked with ``quiz.check(number, "b")``;
+* :mod:`ttr_nb.teaching.exercises` — checks the learner runs on their own
+  graph-algorithm solutions (never raising: they say what is wrong);
+* :mod:`ttr_nb.teaching.plotting` — matplotlib drawings of a board for lessons;
+* :mod:`ttr_nb.teaching.search_animation` — step-by-step search frontiers on the
+  board widget.
 
 Nothing is imported here, so importing one module never pulls in the others
 (or the widgets): ``from ttr_nb.teaching import scenarios, quiz``.

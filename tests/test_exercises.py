@@ -1,0 +1,514 @@
+"""The exercise checks accept correct solutions, reject wrong ones helpfully, and never raise."""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+from collections import deque
+
+import networkx as nx
+import pytest
+
+from ttr_nb import load_map
+from ttr_nb.teaching import exercises as ex
+
+
+# ------------------------------------------------------------ solutions
+def build_graph(game_map):
+    graph = nx.MultiGraph()
+    graph.add_nodes_from(c.id for c in game_map.cities)
+    for r in game_map.routes:
+        graph.add_edge(r.a, r.b, key=r.id, length=r.length)
+    return graph
+
+
+def build_simple_graph(game_map):
+    graph = nx.Graph()
+    graph.add_nodes_from(c.id for c in game_map.cities)
+    for r in game_map.routes:
+        graph.add_edge(r.a, r.b, length=r.length)
+    return graph
+
+
+def build_without_country_spaces(game_map):
+    graph = build_graph(game_map)
+    graph.remove_nodes_from([c.id for c in game_map.cities if c.kind == "country_space"])
+    return graph
+
+
+def bfs(graph, start):
+    seen, order, queue = {start}, [], deque([start])
+    while queue:
+        u = queue.popleft()
+        order.append(u)
+        for v in graph[u]:
+            if v not in seen:
+                seen.add(v)
+                queue.append(v)
+    return order
+
+
+def dfs(graph, start):
+    seen, order, stack = set(), [], [start]
+    while stack:
+        u = stack.pop()
+        if u in seen:
+            continue
+        seen.add(u)
+        order.append(u)
+        stack.extend(v for v in graph[u] if v not in seen)
+    return order
+
+
+def dfs_marking_on_push(graph, start):
+    """A common slip: marking places when pushed gives an order that is not depth-first."""
+    seen, order, stack = {start}, [], [start]
+    while stack:
+        u = stack.pop()
+        order.append(u)
+        for v in graph[u]:
+            if v not in seen:
+                seen.add(v)
+                stack.append(v)
+    return order
+
+
+def ticket_done(routes, a, b, dead_ends):
+    adj = {}
+    for x, y in routes:
+        adj.setdefault(x, set()).add(y)
+        adj.setdefault(y, set()).add(x)
+    seen, stack = set(a), list(a)
+    while stack:
+        u = stack.pop()
+        if u in dead_ends and u not in a:
+            continue
+        for v in adj.get(u, ()):
+            if v not in seen:
+                seen.add(v)
+                stack.append(v)
+    return bool(seen & b)
+
+
+def ticket_ignoring_dead_ends(routes, a, b, dead_ends):
+    graph = nx.Graph(routes)
+    graph.add_nodes_from(a | b)
+    return any(nx.has_path(graph, x, y) for x in a for y in b)
+
+
+def components(places, routes):
+    uf = nx.utils.UnionFind(places)
+    for a, b in routes:
+        uf.union(a, b)
+    return list(uf.to_sets())
+
+
+def dijkstra(graph, source, target):
+    dist, heap, done = {source: 0}, [(0, source)], set()
+    while heap:
+        d, u = heapq.heappop(heap)
+        if u in done:
+            continue
+        done.add(u)
+        if u == target:
+            return d
+        for v, data in graph[u].items():
+            if d + data["weight"] < dist.get(v, math.inf):
+                dist[v] = d + data["weight"]
+                heapq.heappush(heap, (dist[v], v))
+    return math.inf
+
+
+def longest_trail(routes):
+    adj = {}
+    for i, (a, b, _) in enumerate(routes):
+        adj.setdefault(a, []).append((b, i))
+        adj.setdefault(b, []).append((a, i))
+    best = 0
+
+    def walk(u, used, total):
+        nonlocal best
+        best = max(best, total)
+        for v, i in adj[u]:
+            if i not in used:
+                used.add(i)
+                walk(v, used, total + routes[i][2])
+                used.discard(i)
+
+    for u in adj:
+        walk(u, set(), 0)
+    return best
+
+
+def longest_simple_path(routes):
+    """Wrong: a simple path may not come back to a city, so loops are lost."""
+    graph = nx.Graph()
+    for a, b, w in routes:
+        if not graph.has_edge(a, b) or graph[a][b]["w"] < w:
+            graph.add_edge(a, b, w=w)
+    best = 0
+
+    def walk(u, seen, total):
+        nonlocal best
+        best = max(best, total)
+        for v in graph[u]:
+            if v not in seen:
+                walk(v, seen | {v}, total + graph[u][v]["w"])
+
+    for u in graph:
+        walk(u, {u}, 0)
+    return best
+
+
+def longest_trail_odd_starts_everywhere(routes):
+    """Wrong: starts only at odd cities of the whole network, missing an all-even piece."""
+    adj = {}
+    for i, (a, b, _) in enumerate(routes):
+        adj.setdefault(a, []).append((b, i))
+        adj.setdefault(b, []).append((a, i))
+    starts = [c for c, out in adj.items() if len(out) % 2] or list(adj)
+    best = 0
+
+    def walk(u, used, total):
+        nonlocal best
+        best = max(best, total)
+        for v, i in adj[u]:
+            if i not in used:
+                walk(v, used | {i}, total + routes[i][2])
+
+    for u in starts:
+        walk(u, frozenset(), 0)
+    return best
+
+
+def steiner(graph, terminals):
+    others = [v for v in graph if v not in terminals]
+    best = math.inf
+    for k in range(len(others) + 1):
+        for extra in itertools.combinations(others, k):
+            sub = graph.subgraph(set(terminals) | set(extra))
+            if nx.is_connected(sub):
+                best = min(best, nx.minimum_spanning_tree(sub).size(weight="weight"))
+    return best
+
+
+def steiner_approximation(graph, terminals):
+    tree = nx.algorithms.approximation.steiner_tree(graph, terminals, weight="weight")
+    return tree.size(weight="weight")
+
+
+def tour(routes, cities):
+    adj = {}
+    for i, (a, b) in enumerate(routes):
+        adj.setdefault(a, []).append((b, i))
+        adj.setdefault(b, []).append((a, i))
+    if any(c not in adj for c in cities):
+        return False
+
+    def walk(u, k, used):
+        while k < len(cities) and cities[k] == u:
+            k += 1
+        if k == len(cities):
+            return True
+        for v, i in adj[u]:
+            if i not in used:
+                used.add(i)
+                if walk(v, k, used):
+                    return True
+                used.discard(i)
+        return False
+
+    return walk(cities[0], 1, set())
+
+
+def tour_any_order(routes, cities):
+    graph = nx.Graph(routes)
+    return all(c in graph for c in cities) and all(nx.has_path(graph, cities[0], c) for c in cities)
+
+
+def great_circle_km(game_map, a, b):
+    p, q = game_map.city_by_id[a], game_map.city_by_id[b]
+    phi1, phi2 = math.radians(p.lat), math.radians(q.lat)
+    dphi, dlam = phi2 - phi1, math.radians(q.lon - p.lon)
+    h = math.sin(dphi / 2) ** 2 + math.cos(phi1) * math.cos(phi2) * math.sin(dlam / 2) ** 2
+    return 2 * 6371.0 * math.asin(math.sqrt(h))
+
+
+def heuristics(game_map):
+    km = max(great_circle_km(game_map, r.a, r.b) / r.length for r in game_map.routes)
+    good = lambda u, g: great_circle_km(game_map, u, g) / km  # noqa: E731
+    too_big = lambda u, g: 2 * great_circle_km(game_map, u, g) / km  # noqa: E731
+    return good, too_big
+
+
+def stub(*args):
+    return NotImplemented
+
+
+def raises_not_implemented(*args):
+    raise NotImplementedError
+
+
+def crashes(*args):
+    return {}["missing"]
+
+
+CHECKS = [
+    (ex.check_board_graph, build_graph, [build_simple_graph, build_without_country_spaces]),
+    (ex.check_bfs, bfs, [dfs]),
+    (ex.check_dfs, dfs, [bfs, dfs_marking_on_push]),
+    (ex.check_ticket, ticket_done, [ticket_ignoring_dead_ends]),
+    (ex.check_components, components, [lambda places, routes: [set(places)]]),
+    (ex.check_dijkstra, dijkstra, [lambda g, s, t: nx.shortest_path_length(g, s, t)]),
+    (
+        ex.check_longest_trail,
+        longest_trail,
+        [longest_simple_path, longest_trail_odd_starts_everywhere],
+    ),
+    (ex.check_steiner, steiner, [steiner_approximation]),
+    (ex.check_tour, tour, [tour_any_order]),
+]
+IDS = [c[0].__name__ for c in CHECKS]
+
+
+# ---------------------------------------------------------------- tests
+@pytest.mark.parametrize(("check", "good", "bad"), CHECKS, ids=IDS)
+def test_accepts_a_correct_solution(check, good, bad):
+    result = check(good)
+    assert result.passed, result.message
+    assert result.status == "correct" and bool(result)
+    assert result.message.startswith("✔ Correct") and result.cases > 0
+    assert repr(result) == str(result) == result.message
+
+
+@pytest.mark.parametrize(("check", "good", "bad"), CHECKS, ids=IDS)
+def test_rejects_wrong_solutions_with_a_reason(check, good, bad):
+    for wrong in bad:
+        result = check(wrong)
+        assert not result and result.status == "wrong", (wrong, result.message)
+        assert result.message.startswith("✘ Not quite: ")
+        assert len(result.message) > 40
+
+
+@pytest.mark.parametrize(("check", "good", "bad"), CHECKS, ids=IDS)
+@pytest.mark.parametrize("unfinished", [stub, raises_not_implemented])
+def test_a_stub_is_not_yet(check, good, bad, unfinished):
+    result = check(unfinished)
+    assert result.status == "not yet" and not result
+    assert result.message.startswith("… Not yet")
+    assert unfinished.__name__ in result.message
+
+
+@pytest.mark.parametrize(("check", "good", "bad"), CHECKS, ids=IDS)
+def test_an_error_is_reported_not_raised(check, good, bad):
+    result = check(crashes)
+    assert result.status == "wrong"
+    assert "KeyError" in result.message
+
+
+def test_not_a_function():
+    result = ex.check_bfs(42)
+    assert result.status == "wrong" and "function" in result.message
+
+
+def test_wrong_answer_types_are_explained():
+    assert "set has no order" in ex.check_bfs(lambda g, s: set(g)).message
+    assert "True or False" in ex.check_ticket(lambda *a: "yes").message
+    assert "number" in ex.check_dijkstra(lambda *a: None).message
+    assert "list of sets" in ex.check_components(lambda p, r: 5).message
+    assert "directed" in ex.check_board_graph(lambda m: nx.MultiDiGraph()).message
+
+
+def test_bfs_detects_visiting_twice_and_missing_places():
+    assert "twice" in ex.check_bfs(lambda g, s: [s, s]).message
+    assert "never visited" in ex.check_bfs(lambda g, s: [s]).message
+    assert "begin with the start" in ex.check_dfs(lambda g, s: []).message
+
+
+def test_graph_check_names_the_missing_places():
+    message = ex.check_board_graph(build_without_country_spaces).message
+    assert "Germany" in message and "places are missing" in message
+
+
+@pytest.mark.parametrize("name", ["usa", "germany", "world"])
+def test_heuristic_check(name):
+    game_map = load_map(name)
+    good, too_big = heuristics(game_map)
+    result = ex.check_heuristic(good, game_map)
+    assert result.passed, result.message
+    assert "On average it estimates" in result.message
+    bad = ex.check_heuristic(too_big, name)
+    assert bad.status == "wrong" and "overestimates" in bad.message
+    assert ex.check_heuristic(stub, name).status == "not yet"
+    assert ex.check_heuristic(lambda u, g: "far", name).status == "wrong"
+
+
+def test_simple_board_graph_collapses_parallel_routes():
+    game_map = load_map("usa")
+    graph = ex.simple_board_graph(game_map)
+    assert graph.number_of_nodes() == len(game_map.cities)
+    assert graph.number_of_edges() == len(game_map.groups)
+    owned = [r.id for r in game_map.routes[:3]]
+    assert all(
+        ex.simple_board_graph(game_map, owned=owned)[r.a][r.b]["weight"] == 0
+        for r in game_map.routes[:3]
+    )
+    part = ex.simple_board_graph(game_map, routes=owned)
+    assert part.number_of_edges() <= 3 and part.number_of_nodes() == len(game_map.cities)
+
+
+# ------------------------------------------- teaching helpers used by the lessons
+def test_search_steps_match_networkx():
+    from ttr_nb.teaching.search_animation import search_steps
+
+    for name in ("usa", "germany", "world"):
+        game_map = load_map(name)
+        graph = ex.simple_board_graph(game_map)
+        for start in sorted(graph)[::9]:
+            weighted = search_steps(game_map, start, method="dijkstra", dead_ends=())[-1]
+            assert weighted.cost == nx.single_source_dijkstra_path_length(graph, start)
+            hops = search_steps(game_map, start, method="bfs", dead_ends=())[-1]
+            assert hops.cost == nx.single_source_shortest_path_length(graph, start)
+            depth = search_steps(game_map, start, method="dfs", dead_ends=())[-1]
+            assert ex._dfs_problem(list(depth.done), graph, game_map) is None
+            assert ex._bfs_problem(list(hops.done), graph, game_map) is None
+
+
+def test_astar_is_exact_and_takes_fewer_places():
+    from ttr_nb.teaching.search_animation import search_steps
+
+    game_map = load_map("usa")
+    good, _ = heuristics(game_map)
+    for ticket in game_map.tickets:
+        a, b = ticket.cities
+        plain = search_steps(game_map, a, b, method="dijkstra")[-1]
+        guided = search_steps(game_map, a, b, method="astar", heuristic=good)[-1]
+        assert plain.current == guided.current == b
+        assert plain.cost[b] == guided.cost[b]
+        assert guided.expanded <= plain.expanded
+        assert guided.estimate and not plain.estimate
+        route_sum = sum(game_map.route_by_id[r].length for r in guided.path_to(b))
+        assert route_sum == guided.cost[b]
+
+
+def test_search_steps_dead_ends_and_several_starts():
+    from ttr_nb.teaching.search_animation import search_steps
+
+    germany = load_map("germany")
+    austria = germany.targets("oesterreich")
+    steps = search_steps(germany, austria, "muenchen", method="dijkstra")
+    assert steps[0].frontier == tuple(sorted(austria))
+    assert steps[-1].current == "muenchen" and steps[-1].cost["muenchen"] == 3
+    # A dead end is reached but never passed through.
+    steps = search_steps(germany, "lindau", method="bfs")
+    reached = [s.current for s in steps[1:] if s.current in germany.dead_ends]
+    assert reached and all("dead end" in s.note for s in steps if s.current in reached)
+    assert all(via not in germany.dead_ends for _, via in steps[-1].parents.values())
+    assert len(steps[-1].done) == len(germany.cities)
+
+
+def test_search_steps_errors():
+    from ttr_nb.teaching.search_animation import search_steps
+
+    usa = load_map("usa")
+    with pytest.raises(ValueError, match="unknown method"):
+        search_steps(usa, "denver", method="greedy")
+    with pytest.raises(ValueError, match="no place"):
+        search_steps(usa, "atlantis")
+    with pytest.raises(ValueError, match="A\\* needs"):
+        search_steps(usa, "denver", "omaha", method="astar")
+    with pytest.raises(ValueError, match="needs a start"):
+        search_steps(usa, [])
+    last = search_steps(usa, "denver", method="bfs", routes=[])[-1]
+    assert last.done == ("denver",)
+    with pytest.raises(ValueError, match="not reached"):
+        last.path_to("omaha")
+
+
+def test_trace_text():
+    from ttr_nb.teaching.search_animation import search_steps, trace_text
+
+    usa = load_map("usa")
+    steps = search_steps(usa, "denver", method="bfs")
+    text = trace_text(steps, usa, limit=2, frontier=3)
+    assert text.splitlines()[0] == "  0. start at Denver"
+    assert text.endswith(f"... {len(steps) - 3} more steps")
+    assert "+4 more" in text
+    full = trace_text(steps, usa)
+    assert full.count("frontier:") == len(steps)
+    assert full.splitlines()[-1].endswith("(empty)")
+
+
+def test_search_animation_headless():
+    from unittest.mock import MagicMock
+
+    from ttr_nb.teaching.search_animation import SearchAnimation, search_steps
+    from ttr_nb.widgets import BoardWidget
+
+    usa = load_map("usa")
+    view = BoardWidget(usa)
+    steps = search_steps(usa, "denver", "new-york", method="dijkstra")
+    animation = SearchAnimation(view, steps, goals=["new-york"])
+    assert animation.paint in view.piece_painters
+    assert animation.text.startswith(f"Step 0 of {len(steps) - 1}: start at Denver")
+    animation.show(3)
+    assert animation.slider.value == 3 and animation.step is steps[3]
+    assert view.pieces.highlighted == steps[3].tree
+    animation.next.click()
+    assert animation.index == 4
+    animation.back.click()
+    animation.back.click()
+    assert animation.index == 2
+    animation.show(10_000)
+    assert animation.index == len(steps) - 1 and "goal reached" in animation.text
+    animation.slider.value = 1
+    assert animation.index == 1 and "Denver" in animation.label.value
+    layer = MagicMock()
+    animation.paint(layer, view.geometry, view.pieces)
+    assert layer.fill_circles.called and layer.fill_text.call_count == len(steps[1].done)
+    assert not animation.guard.errors
+    with pytest.raises(ValueError, match="no steps"):
+        SearchAnimation(view, [])
+
+
+def test_plotting():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ttr_nb.teaching.plotting import _segments, board_graph, plot_board, plot_positions
+    from ttr_nb.teaching.search_animation import plot_step, plot_steps, search_steps
+
+    for name in ("usa", "germany", "world"):
+        game_map = load_map(name)
+        graph = board_graph(game_map)
+        assert graph.number_of_nodes() == len(game_map.cities)
+        assert graph.number_of_edges() == len(game_map.routes)
+        some = [r.id for r in game_map.routes[:5]]
+        part = board_graph(game_map, some)
+        assert sorted(k for *_, k in part.edges(keys=True)) == sorted(some)
+        ax = plot_board(
+            game_map,
+            owner={some[0]: 1},
+            highlight=some[1:3],
+            place_colours={game_map.cities[0].id: "red"},
+            place_labels={game_map.cities[0].id: "1"},
+            names=[game_map.cities[1].id],
+            title=name,
+        )
+        assert ax.get_title() == name
+        plot_board(game_map, routes=some, names=False)
+        pos = plot_positions(game_map)
+        for route in game_map.routes:
+            pieces = _segments(game_map, pos, route.id, 0.0)
+            assert len(pieces) == (2 if route.wraps else 1)
+        plt.close("all")
+    usa = load_map("usa")
+    steps = search_steps(usa, "denver", "omaha", method="bfs")
+    ax = plot_step(usa, steps[-1], goals=["omaha"])
+    assert "taken" in ax.get_title()
+    fig = plot_steps(usa, steps, [0, 1, 99], ncols=2)
+    assert sum(a.get_visible() for a in fig.axes) == 3
+    plt.close("all")

@@ -1,0 +1,855 @@
+"""Checks for the exercises of the graph lessons: run them on your own functions.
+
+Every ``check_...`` function calls your function on real boards (and on a few
+tiny made-up cases where a trap hides), compares the answers with a reference,
+and returns a :class:`CheckResult` that prints as one short report:
+
+* ``✔ Correct: ...`` when every case agrees;
+* ``… Not yet: ...`` while your function still returns ``NotImplemented`` or
+  raises ``NotImplementedError`` (the stubs in the notebooks do): nothing is
+  wrong, the notebook keeps running;
+* ``✘ Not quite: ...`` with the first case that went wrong: the input, what
+  was expected and what your function gave (or the error it raised).
+
+A check never raises because of your function, so a notebook always runs to
+the end.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import networkx as nx
+
+from ..algorithms.connectivity import ticket_completed
+from ..algorithms.longest_trail import longest_trail_length
+from ..algorithms.tours import tour_in_order
+from ..maps import Map, load_map
+
+__all__ = [
+    "CheckResult",
+    "check_bfs",
+    "check_board_graph",
+    "check_components",
+    "check_dfs",
+    "check_dijkstra",
+    "check_heuristic",
+    "check_longest_trail",
+    "check_steiner",
+    "check_ticket",
+    "check_tour",
+    "random_network",
+    "simple_board_graph",
+]
+
+MAPS = ("usa", "germany", "world")
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What a check found.  Prints as its message; true only when correct.
+
+    Attributes
+    ----------
+    status : str
+        ``"correct"``, ``"not yet"`` (still a stub) or ``"wrong"``.
+    message : str
+        The report, starting with ✔, … or ✘.
+    cases : int
+        How many cases agreed before the check stopped.
+    """
+
+    status: str
+    message: str
+    cases: int = 0
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "correct"
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+    def __repr__(self) -> str:
+        return self.message
+
+    __str__ = __repr__
+
+
+class _NotYet(Exception):
+    pass
+
+
+class _Wrong(Exception):
+    pass
+
+
+NOT_YET = (
+    "… Not yet: {name} still returns NotImplemented (or raises NotImplementedError). "
+    "Write it, run its cell again, then run this check."
+)
+
+
+def _run(check: Callable[[Callable], int], fn: Callable, what: str) -> CheckResult:
+    """Run a checking routine and turn what happened into a CheckResult."""
+    name = getattr(fn, "__name__", "your function")
+    if not callable(fn):
+        return CheckResult("wrong", f"✘ Not quite: expected a function, got {fn!r}.")
+    try:
+        cases = check(fn)
+    except _NotYet:
+        return CheckResult("not yet", NOT_YET.format(name=f"{name}()"))
+    except _Wrong as wrong:
+        return CheckResult("wrong", f"✘ Not quite: {wrong}")
+    except Exception as exc:  # e.g. iterating over a broken answer
+        return CheckResult(
+            "wrong", f"✘ Not quite: using your answer raised {type(exc).__name__}: {exc}"
+        )
+    return CheckResult("correct", f"✔ Correct: {name}() {what} ({cases} cases).", cases)
+
+
+def _call(fn: Callable, *args: Any, case: str) -> Any:
+    """Call the learner's function; a stub raises _NotYet, an error becomes _Wrong."""
+    try:
+        value = fn(*args)
+    except NotImplementedError:
+        raise _NotYet from None
+    except Exception as exc:  # report anything the learner's code raises
+        raise _Wrong(f"{case}: your function raised {type(exc).__name__}: {exc}") from None
+    if value is NotImplemented:
+        raise _NotYet
+    return value
+
+
+def _names(game_map: Map | None, places: Iterable[Hashable], limit: int = 6) -> str:
+    items = [game_map.place_name(p) if game_map else str(p) for p in places]
+    items.sort()
+    more = len(items) - limit
+    shown = ", ".join(items[:limit])
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+# ------------------------------------------------------------------ boards
+def simple_board_graph(
+    game_map: Map, routes: Iterable[int] | None = None, *, owned: Iterable[int] = ()
+) -> nx.Graph:
+    """A map as a simple weighted graph: parallel routes collapse to the shortest.
+
+    Every place is a node (also those no route of `routes` touches); an edge
+    joins two places when some route does, with ``weight`` its length (0 for
+    an `owned` route) and ``route`` its id.
+    """
+    keep = None if routes is None else set(routes)
+    owned = set(owned)
+    graph = nx.Graph()
+    graph.add_nodes_from(c.id for c in game_map.cities)
+    for r in game_map.routes:
+        if keep is not None and r.id not in keep:
+            continue
+        w = 0 if r.id in owned else r.length
+        if not graph.has_edge(r.a, r.b) or w < graph[r.a][r.b]["weight"]:
+            graph.add_edge(r.a, r.b, weight=w, route=r.id)
+    return graph
+
+
+def random_network(game_map: Map, rng: random.Random, size: int) -> list[int]:
+    """Route ids of a made-up player network: `size` routes grown from a random route.
+
+    Each new route touches the network so far, except now and then (15 %) one
+    elsewhere on the board, so the network may come in a few pieces.
+    """
+    routes = list(game_map.routes)
+    chosen = [rng.choice(routes)]
+    places = set(chosen[0].ends)
+    while len(chosen) < size:
+        touching = [r for r in routes if r not in chosen and (r.a in places or r.b in places)]
+        # Now and then a route elsewhere: real networks are not always in one piece.
+        pool = touching if touching and rng.random() < 0.85 else routes
+        route = rng.choice([r for r in pool if r not in chosen])
+        chosen.append(route)
+        places.update(route.ends)
+    return [r.id for r in chosen]
+
+
+@cache
+def _map(name: str) -> Map:
+    return load_map(name)
+
+
+# ------------------------------------------------------------- lesson 1
+def check_board_graph(build_graph: Callable[[Map], Any]) -> CheckResult:
+    """Check ``build_graph(game_map)``: the whole board as a networkx multigraph.
+
+    Expected: an undirected ``networkx.MultiGraph`` with one node per place
+    (cities, country spaces, junctions: the map's ``cities``) and one edge
+    per route, with the route's length in the edge attribute ``length``.
+    Tried on the USA, Germany and World maps.
+    """
+
+    def check(fn: Callable) -> int:
+        cases = 0
+        for name in MAPS:
+            game_map = _map(name)
+            case = f"on the {game_map.name} map"
+            graph = _call(fn, game_map, case=case)
+            if not isinstance(graph, nx.Graph):
+                raise _Wrong(f"{case} your function returned {type(graph).__name__}, not a graph.")
+            if graph.is_directed():
+                raise _Wrong(
+                    f"{case} the graph is directed, but a route can be used both ways: "
+                    "use nx.MultiGraph()."
+                )
+            want = {c.id for c in game_map.cities}
+            missing, extra = want - set(graph.nodes), set(graph.nodes) - want
+            if missing:
+                raise _Wrong(f"{case} places are missing: {_names(game_map, missing)}.")
+            if extra:
+                raise _Wrong(
+                    f"{case} nodes that are not places of the map: {_names(None, extra)} "
+                    "(use the place ids, city.id)."
+                )
+            for group in game_map.groups.values():
+                r = game_map.route_by_id[group[0]]
+                label = f"{game_map.place_name(r.a)}–{game_map.place_name(r.b)}"
+                have = graph.number_of_edges(r.a, r.b)
+                if have != len(group):
+                    hint = (
+                        " A Graph keeps one edge per pair of places: use nx.MultiGraph()."
+                        if not graph.is_multigraph()
+                        else ""
+                    )
+                    raise _Wrong(
+                        f"{case} {label} has {len(group)} parallel routes but your graph has "
+                        f"{have} edge{'s' if have != 1 else ''} there.{hint}"
+                    )
+                lengths = sorted(
+                    d.get("length")
+                    for d in (
+                        graph.get_edge_data(r.a, r.b).values()
+                        if graph.is_multigraph()
+                        else [graph.get_edge_data(r.a, r.b)]
+                    )
+                )
+                if lengths != sorted(game_map.route_by_id[i].length for i in group):
+                    raise _Wrong(
+                        f"{case} the edges {label} should carry length={r.length} "
+                        f"(an edge attribute), not {lengths}."
+                    )
+            if graph.number_of_edges() != len(game_map.routes):
+                raise _Wrong(
+                    f"{case} the graph has {graph.number_of_edges()} edges for "
+                    f"{len(game_map.routes)} routes."
+                )
+            cases += 1
+        return cases
+
+    return _run(check, build_graph, "builds every board as a multigraph")
+
+
+# ------------------------------------------------------------- lesson 2
+def _search_cases() -> list[tuple[str, Map, nx.Graph, str]]:
+    rng = random.Random(2024)
+    cases = []
+    for name in MAPS:
+        game_map = _map(name)
+        graph = simple_board_graph(game_map)
+        for start in sorted(c.id for c in game_map.cities)[::17]:
+            cases.append(
+                (f"the whole {game_map.name} board from {start!r}", game_map, graph, start)
+            )
+        for k in range(3):
+            routes = random_network(game_map, rng, 12 + 6 * k)
+            net = simple_board_graph(game_map, routes)
+            start = game_map.route_by_id[routes[0]].a
+            cases.append(
+                (
+                    f"a made-up network of {len(routes)} {game_map.name} routes from {start!r}",
+                    game_map,
+                    net,
+                    start,
+                )
+            )
+    return cases
+
+
+def _as_order(value: Any, case: str) -> list:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise _Wrong(f"{case}: expected a list of places in visiting order, got {value!r}.")
+    order = list(value)
+    if isinstance(value, (set, frozenset)):
+        raise _Wrong(f"{case}: a set has no order; return a list in the order you visit.")
+    return order
+
+
+def _common_order_checks(
+    order: list, graph: nx.Graph, start: str, game_map: Map, case: str
+) -> None:
+    if not order or order[0] != start:
+        first = order[0] if order else "nothing"
+        raise _Wrong(f"{case}: the visit should begin with the start {start!r}, not {first!r}.")
+    if len(set(order)) != len(order):
+        seen, twice = set(), None
+        for p in order:
+            if p in seen:
+                twice = p
+                break
+            seen.add(p)
+        raise _Wrong(f"{case}: {twice!r} is visited twice (remember which places you have seen).")
+    reach = nx.node_connected_component(graph, start)
+    missing, extra = reach - set(order), set(order) - reach
+    if missing:
+        raise _Wrong(
+            f"{case}: these reachable places were never visited: {_names(game_map, missing)}."
+        )
+    if extra:
+        raise _Wrong(
+            f"{case}: these places cannot be reached but were visited: {_names(game_map, extra)}."
+        )
+
+
+def _bfs_problem(order: list, graph: nx.Graph, game_map: Map) -> str | None:
+    """Why `order` is not a breadth-first order of `graph`, or None if it is one."""
+    dist = nx.single_source_shortest_path_length(graph, order[0])
+    for p, q in itertools.pairwise(order):
+        if dist[q] < dist[p]:
+            return (
+                f"{game_map.place_name(p)} ({dist[p]} routes from the start) is visited before "
+                f"{game_map.place_name(q)} ({dist[q]} routes away): breadth-first search "
+                "finishes every distance before the next one (use a queue, first in first out)."
+            )
+    pos = {p: i for i, p in enumerate(order)}
+    last_parent = -1
+    for i, v in enumerate(order[1:], 1):
+        parent = min(pos[u] for u in graph[v])
+        if parent > i:
+            return f"{game_map.place_name(v)} is visited before any of its neighbours."
+        if parent < last_parent:
+            return (
+                f"{game_map.place_name(v)} is visited too late or too early: a queue hands "
+                "out places in the order they were discovered."
+            )
+        last_parent = parent
+    return None
+
+
+def _dfs_problem(order: list, graph: nx.Graph, game_map: Map) -> str | None:
+    """Why `order` is not a depth-first order of `graph`, or None if it is one."""
+    visited = {order[0]}
+    stack = [order[0]]
+    for w in order[1:]:
+        while stack and w not in graph[stack[-1]]:
+            top = stack[-1]
+            unvisited = [u for u in graph[top] if u not in visited]
+            if unvisited:
+                return (
+                    f"after {game_map.place_name(top)} the search should go deeper (for example "
+                    f"to {game_map.place_name(sorted(unvisited)[0])}) before jumping to "
+                    f"{game_map.place_name(w)}: depth-first search always continues from the "
+                    "most recent place that still has unvisited neighbours."
+                )
+            stack.pop()
+        if not stack:
+            return f"{game_map.place_name(w)} is not next to any place on the current path."
+        visited.add(w)
+        stack.append(w)
+    return None
+
+
+def _check_search(fn: Callable, problem: Callable) -> int:
+    cases = 0
+    for case, game_map, graph, start in _search_cases():
+        order = _as_order(_call(fn, graph.copy(), start, case=f"On {case}"), f"On {case}")
+        _common_order_checks(order, graph, start, game_map, f"On {case}")
+        why = problem(order, graph, game_map)
+        if why:
+            raise _Wrong(f"on {case}: {why}")
+        cases += 1
+    return cases
+
+
+def check_bfs(bfs: Callable[[nx.Graph, str], Sequence[str]]) -> CheckResult:
+    """Check ``bfs(graph, start)``: the places reachable from `start`, in breadth-first order.
+
+    `graph` is a simple ``networkx.Graph`` (``graph[place]`` gives the
+    neighbours).  Any breadth-first order is accepted, whatever order the
+    neighbours of a place are taken in.  Tried on whole boards and on
+    made-up player networks of the three maps.
+    """
+    return _run(lambda fn: _check_search(fn, _bfs_problem), bfs, "visits in a breadth-first order")
+
+
+def check_dfs(dfs: Callable[[nx.Graph, str], Sequence[str]]) -> CheckResult:
+    """Check ``dfs(graph, start)``: the places reachable from `start`, in depth-first order.
+
+    Any depth-first order (preorder) is accepted.  Tried on whole boards and
+    on made-up player networks of the three maps.
+    """
+    return _run(lambda fn: _check_search(fn, _dfs_problem), dfs, "visits in a depth-first order")
+
+
+def _ticket_cases() -> list[tuple[str, list[tuple[str, str]], frozenset, frozenset, frozenset]]:
+    """(description, routes, a, b, dead_ends): made-up traps first, then real tickets."""
+    cases = [
+        (
+            "a made-up map where X is a dead end, ticket A–B, routes A–X and X–B",
+            [("A", "X"), ("X", "B")],
+            frozenset({"A"}),
+            frozenset({"B"}),
+            frozenset({"X"}),
+        ),
+        (
+            "a made-up map where X is a dead end, ticket X–B, routes A–X and X–B",
+            [("A", "X"), ("X", "B")],
+            frozenset({"X"}),
+            frozenset({"B"}),
+            frozenset({"X"}),
+        ),
+        (
+            "a made-up map, ticket A–{X1, X2} (a country), routes A–B and B–X2",
+            [("A", "B"), ("B", "X2")],
+            frozenset({"A"}),
+            frozenset({"X1", "X2"}),
+            frozenset({"X1", "X2"}),
+        ),
+        (
+            "a made-up map, ticket A–C, routes A–B and a separate C–D",
+            [("A", "B"), ("C", "D")],
+            frozenset({"A"}),
+            frozenset({"C"}),
+            frozenset(),
+        ),
+    ]
+    rng = random.Random(7)
+    for name in ("germany", "usa"):
+        game_map = _map(name)
+        for k in range(3):
+            ids = random_network(game_map, rng, 14 + 8 * k)
+            routes = [game_map.route_by_id[i].ends for i in ids]
+            for ticket in game_map.tickets[k::9]:
+                a, b = (game_map.targets(p) for p in (ticket.cities[0], ticket.cities[-1]))
+                label = f"{game_map.place_name(ticket.cities[0])}–" + game_map.place_name(
+                    ticket.cities[-1]
+                )
+                cases.append(
+                    (
+                        f"ticket {label} with a made-up {game_map.name} network of "
+                        f"{len(routes)} routes",
+                        routes,
+                        a,
+                        b,
+                        game_map.dead_ends,
+                    )
+                )
+    return cases
+
+
+def check_ticket(
+    ticket_done: Callable[[list[tuple[str, str]], set[str], set[str], set[str]], bool],
+) -> CheckResult:
+    """Check ``ticket_done(routes, a, b, dead_ends)``: is a ticket complete?
+
+    `routes` is a list of ``(place, place)`` pairs (the player's routes); `a`
+    and `b` are sets of places, either end may be reached at any of them (a
+    country's border spaces); `dead_ends` are places a connection may end at
+    but never pass through.  The answer must be ``True`` or ``False``.
+    """
+
+    def check(fn: Callable) -> int:
+        cases = 0
+        for case, routes, a, b, dead in _ticket_cases():
+            got = _call(fn, list(routes), set(a), set(b), set(dead), case=f"On {case}")
+            want = ticket_completed(routes, a, b, dead_ends=dead)
+            if not isinstance(got, bool):
+                raise _Wrong(f"on {case}: expected True or False, got {got!r}.")
+            if got != want:
+                raise _Wrong(f"on {case}: expected {want}, your function says {got}.")
+            cases += 1
+        return cases
+
+    return _run(check, ticket_done, "agrees with ticket_completed")
+
+
+def check_components(
+    components: Callable[[list[str], list[tuple[str, str]]], Iterable[Collection[str]]],
+) -> CheckResult:
+    """Check ``components(places, routes)``: the connected pieces of a network.
+
+    `places` lists every place (a place no route touches is a piece on its
+    own); `routes` is a list of ``(place, place)`` pairs.  The answer is a
+    list of sets (or any collections) of places, in any order.
+    """
+
+    def check(fn: Callable) -> int:
+        rng = random.Random(11)
+        cases = 0
+        for name in MAPS:
+            game_map = _map(name)
+            places = sorted(c.id for c in game_map.cities)
+            for size in (0, 5, 15, 30, len(game_map.routes)):
+                ids = random_network(game_map, rng, size) if size else []
+                routes = [game_map.route_by_id[i].ends for i in ids]
+                case = f"on the {game_map.name} map with {len(routes)} routes"
+                got = _call(fn, list(places), list(routes), case=case)
+                try:
+                    pieces = [frozenset(piece) for piece in got]
+                except TypeError:
+                    raise _Wrong(
+                        f"{case}: expected a list of sets of places, got {got!r}."
+                    ) from None
+                graph = nx.Graph()
+                graph.add_nodes_from(places)
+                graph.add_edges_from(routes)
+                want = {frozenset(c) for c in nx.connected_components(graph)}
+                where = {}
+                for piece in pieces:
+                    for p in piece:
+                        if p in where:
+                            raise _Wrong(f"{case}: {p!r} is in two of your pieces.")
+                        where[p] = piece
+                missing = set(places) - set(where)
+                if missing:
+                    raise _Wrong(
+                        f"{case}: these places are in no piece: {_names(game_map, missing)}."
+                    )
+                for a, b in routes:
+                    if where[a] != where[b]:
+                        raise _Wrong(
+                            f"{case}: the route {game_map.place_name(a)}–"
+                            f"{game_map.place_name(b)} joins two of your pieces: they are one."
+                        )
+                if set(pieces) != want:
+                    bad = next(p for p in pieces if p not in want)
+                    raise _Wrong(
+                        f"{case}: your piece {{{_names(game_map, bad)}}} is not connected "
+                        "by the routes."
+                    )
+                cases += 1
+        return cases
+
+    return _run(check, components, "finds the connected pieces")
+
+
+# ------------------------------------------------------------- lesson 3
+def check_dijkstra(dijkstra: Callable[[nx.Graph, str, str], float]) -> CheckResult:
+    """Check ``dijkstra(graph, source, target)``: the fewest spaces from source to target.
+
+    `graph` is a ``networkx.Graph`` whose edges carry ``weight`` (spaces; 0
+    for a route the player owns).  Return ``math.inf`` when the target cannot
+    be reached.
+    """
+
+    def check(fn: Callable) -> int:
+        rng = random.Random(3)
+        cases = 0
+        for name in MAPS:
+            game_map = _map(name)
+            setups = [("the whole board", simple_board_graph(game_map))]
+            owned = random_network(game_map, rng, 10)
+            setups.append(
+                (
+                    "the board with 10 owned routes (0 spaces)",
+                    simple_board_graph(game_map, owned=owned),
+                )
+            )
+            taken = set(random_network(game_map, rng, 40))
+            free = [r.id for r in game_map.routes if r.id not in taken]
+            setups.append(("the board without 40 taken routes", simple_board_graph(game_map, free)))
+            places = sorted(c.id for c in game_map.cities)
+            for label, graph in setups:
+                for _ in range(5):
+                    s, t = rng.sample(places, 2)
+                    case = f"on the {game_map.name} map, {label}, from {s!r} to {t!r}"
+                    try:
+                        want = nx.dijkstra_path_length(graph, s, t)
+                    except nx.NetworkXNoPath:
+                        want = math.inf
+                    got = _call(fn, graph.copy(), s, t, case=case)
+                    if not isinstance(got, (int, float)) or isinstance(got, bool):
+                        raise _Wrong(f"{case}: expected a number of spaces, got {got!r}.")
+                    if got != want:
+                        hint = ""
+                        if want == math.inf:
+                            hint = " (no path: return math.inf)"
+                        elif got > want:
+                            hint = " (a shorter way exists: is a place settled too early?)"
+                        raise _Wrong(f"{case}: expected {want}, got {got}{hint}.")
+                    cases += 1
+        return cases
+
+    return _run(check, dijkstra, "finds the fewest spaces")
+
+
+def check_heuristic(heuristic: Callable[[str, str], float], game_map: Map | str) -> CheckResult:
+    """Check that ``heuristic(place, goal)`` is admissible on a map, and say how useful it is.
+
+    Admissible: never more than the true fewest spaces from `place` to
+    `goal` when every route costs its length (and 0 when `place` is `goal`).
+    Tried on every pair of places.  A correct result also reports the average
+    ratio estimate / true distance: the closer to 1, the fewer places A*
+    takes.
+    """
+    game_map = _map(game_map) if isinstance(game_map, str) else game_map
+    ratios: list[float] = []
+
+    def check(fn: Callable) -> int:
+        graph = simple_board_graph(game_map)
+        dist = dict(nx.all_pairs_dijkstra_path_length(graph))
+        worst = None
+        cases = 0
+        for goal in sorted(graph):
+            for place in sorted(graph):
+                if goal not in dist[place]:
+                    continue
+                case = f"heuristic({place!r}, {goal!r})"
+                got = _call(fn, place, goal, case=case)
+                try:
+                    got = float(got)
+                except (TypeError, ValueError):
+                    raise _Wrong(f"{case} returned {got!r}, not a number.") from None
+                true = dist[place][goal]
+                if got > true + 1e-9 and (worst is None or got - true > worst[0]):
+                    worst = (got - true, place, goal, got, true)
+                if true:
+                    ratios.append(max(got, 0.0) / true)
+                cases += 1
+        if worst:
+            _, place, goal, got, true = worst
+            raise _Wrong(
+                f"on the {game_map.name} map your estimate from {game_map.place_name(place)} to "
+                f"{game_map.place_name(goal)} is {got:.2f} spaces but the fewest possible is "
+                f"{true}: the heuristic overestimates, so A* could miss the best path."
+            )
+        return cases
+
+    result = _run(check, heuristic, f"never overestimates on the {game_map.name} map")
+    if result.passed:
+        mean = sum(ratios) / len(ratios)
+        return CheckResult(
+            "correct",
+            f"{result.message}\n  On average it estimates {mean:.0%} of the true distance.",
+            result.cases,
+        )
+    return result
+
+
+# ------------------------------------------------------------- lesson 4
+def _trail_cases() -> list[tuple[str, list[tuple[str, str, int]]]]:
+    cases = [
+        ("no routes", []),
+        ("one route A–B of length 3", [("A", "B", 3)]),
+        ("a star: X–A 3, X–B 4, X–C 5", [("X", "A", 3), ("X", "B", 4), ("X", "C", 5)]),
+        ("a double route A–B (2 and 3)", [("A", "B", 2), ("A", "B", 3)]),
+        ("a triangle with a tail", [("A", "B", 1), ("B", "C", 1), ("C", "A", 1), ("C", "D", 4)]),
+        (
+            "a figure eight",
+            [
+                ("A", "B", 1),
+                ("B", "C", 1),
+                ("C", "A", 1),
+                ("A", "D", 2),
+                ("D", "E", 2),
+                ("E", "A", 2),
+            ],
+        ),
+        ("two separate pieces", [("A", "B", 2), ("C", "D", 1), ("D", "E", 1), ("E", "F", 1)]),
+        (
+            "a loop and a separate route",
+            [("A", "B", 5), ("B", "C", 5), ("C", "A", 5), ("D", "E", 1)],
+        ),
+        (
+            "a square with both diagonals",
+            [
+                ("A", "B", 1),
+                ("B", "C", 1),
+                ("C", "D", 1),
+                ("D", "A", 1),
+                ("A", "C", 2),
+                ("B", "D", 2),
+            ],
+        ),
+    ]
+    rng = random.Random(5)
+    for name in ("usa", "germany", "world"):
+        game_map = _map(name)
+        for size in (6, 9, 12):
+            ids = random_network(game_map, rng, size)
+            routes = [(r.a, r.b, r.length) for r in (game_map.route_by_id[i] for i in ids)]
+            cases.append((f"a made-up {game_map.name} network of {size} routes", routes))
+    return cases
+
+
+def check_longest_trail(longest: Callable[[list[tuple[str, str, int]]], int]) -> CheckResult:
+    """Check ``longest(routes)``: the length of the longest trail in a network.
+
+    `routes` is a list of ``(place, place, length)`` tuples; parallel routes
+    are distinct.  A trail uses each route at most once and may pass a place
+    again.  Compared with ``ttr_nb.algorithms.longest_trail_length`` on small
+    cases (at most 12 routes, so a plain exhaustive search is fast enough).
+    """
+
+    def check(fn: Callable) -> int:
+        cases = 0
+        for case, routes in _trail_cases():
+            got = _call(fn, list(routes), case=f"On {case}")
+            want = longest_trail_length(routes)
+            if got != want:
+                hint = ""
+                if isinstance(got, (int, float)) and got < want:
+                    hint = " Can a trail pass a city twice? Are parallel routes both usable?"
+                elif isinstance(got, (int, float)) and got > want:
+                    hint = " Is a route used twice?"
+                raise _Wrong(f"on {case} {routes}: expected {want}, got {got!r}.{hint}")
+            cases += 1
+        return cases
+
+    return _run(check, longest, "finds the longest trail")
+
+
+# ------------------------------------------------------------- lesson 5
+def _steiner_exact(graph: nx.Graph, terminals: Sequence[Hashable]) -> float:
+    """Minimum Steiner tree weight by brute force over the other places (small graphs)."""
+    terms = set(terminals)
+    others = [v for v in graph if v not in terms]
+    best = math.inf
+    for k in range(len(others) + 1):
+        for extra in itertools.combinations(others, k):
+            sub = graph.subgraph(terms | set(extra))
+            if nx.is_connected(sub):
+                weight = sum(d["weight"] for *_, d in nx.minimum_spanning_edges(sub, data=True))
+                best = min(best, weight)
+    return best
+
+
+def _steiner_cases() -> list[tuple[str, nx.Graph, list[str]]]:
+    star = nx.Graph()
+    star.add_weighted_edges_from(
+        [("A", "B", 3), ("B", "C", 3), ("C", "A", 3), ("X", "A", 2), ("X", "B", 2), ("X", "C", 2)]
+    )
+    path = nx.Graph()
+    path.add_weighted_edges_from([("A", "B", 1), ("B", "C", 1), ("C", "D", 1), ("A", "D", 5)])
+    cases = [
+        ("a triangle A, B, C (sides 3) with a centre X (spokes 2)", star, ["A", "B", "C"]),
+        ("the same, joining only A and B", star, ["A", "B"]),
+        ("a path A–B–C–D with a long edge A–D", path, ["A", "D"]),
+    ]
+    rng = random.Random(9)
+    for name in ("usa", "germany"):
+        game_map = _map(name)
+        full = simple_board_graph(game_map)
+        full.remove_nodes_from(list(game_map.dead_ends))
+        for k in range(3):
+            centre = rng.choice(sorted(full))
+            ball = sorted(nx.single_source_shortest_path_length(full, centre, cutoff=2))[:11]
+            sub = nx.Graph(full.subgraph(ball))
+            if not nx.is_connected(sub):
+                sub = nx.Graph(sub.subgraph(nx.node_connected_component(sub, centre)))
+            terminals = rng.sample(sorted(sub), min(3 + k % 2, len(sub)))
+            cases.append(
+                (f"a piece of the {game_map.name} board around {centre!r}", sub, terminals)
+            )
+    return cases
+
+
+def check_steiner(steiner_weight: Callable[[nx.Graph, list[str]], float]) -> CheckResult:
+    """Check ``steiner_weight(graph, terminals)``: the least total weight joining the terminals.
+
+    `graph` is a small connected ``networkx.Graph`` with ``weight`` on its
+    edges; `terminals` lists the places to join.  The answer is the exact
+    minimum (other places may be used as Steiner points).
+    """
+
+    def check(fn: Callable) -> int:
+        cases = 0
+        for case, graph, terminals in _steiner_cases():
+            want = _steiner_exact(graph, terminals)
+            got = _call(fn, graph.copy(), list(terminals), case=f"On {case}")
+            if got != want:
+                hint = ""
+                if isinstance(got, (int, float)) and got > want:
+                    hint = " Did you try adding places that are not terminals?"
+                elif isinstance(got, (int, float)):
+                    hint = " Are all the terminals joined?"
+                raise _Wrong(
+                    f"on {case}, terminals {terminals}: expected {want}, got {got!r}.{hint}"
+                )
+            cases += 1
+        return cases
+
+    return _run(check, steiner_weight, "finds the minimum Steiner tree weight")
+
+
+# ------------------------------------------------------------- lesson 6
+def _tour_cases() -> list[tuple[str, list[tuple[str, str]], list[str]]]:
+    cases = [
+        ("a line A–B–C, tour A, B, C", [("A", "B"), ("B", "C")], ["A", "B", "C"]),
+        ("a line A–B–C, tour A, C, B", [("A", "B"), ("B", "C")], ["A", "C", "B"]),
+        (
+            "a star X–A, X–B, X–C, tour A, B, C",
+            [("X", "A"), ("X", "B"), ("X", "C")],
+            ["A", "B", "C"],
+        ),
+        (
+            "a star X–A, X–B (twice), X–C, tour A, B, C",
+            [("X", "A"), ("X", "B"), ("X", "B"), ("X", "C")],
+            ["A", "B", "C"],
+        ),
+        (
+            "a triangle A–B–C, tour A, B, C, A",
+            [("A", "B"), ("B", "C"), ("C", "A")],
+            ["A", "B", "C", "A"],
+        ),
+        (
+            "a triangle A–B–C, tour A, B, A, B",
+            [("A", "B"), ("B", "C"), ("C", "A")],
+            ["A", "B", "A", "B"],
+        ),
+        ("two pieces A–B and C–D, tour A, B, C", [("A", "B"), ("C", "D")], ["A", "B", "C"]),
+    ]
+    rng = random.Random(13)
+    game_map = _map("world")
+    for size in (6, 9, 12, 15):
+        for _ in range(3):
+            ids = random_network(game_map, rng, size)
+            routes = [game_map.route_by_id[i].ends for i in ids]
+            places = sorted({p for r in routes for p in r})
+            cities = rng.sample(places, min(len(places), rng.choice((3, 4))))
+            cases.append((f"a made-up World network of {size} routes", routes, cities))
+    return cases
+
+
+def check_tour(tour_ok: Callable[[list[tuple[str, str]], list[str]], bool]) -> CheckResult:
+    """Check ``tour_ok(routes, cities)``: does a trail visit the cities in this order?
+
+    `routes` is a list of ``(place, place)`` pairs, parallel routes allowed;
+    `cities` lists the tour's cities in order.  A trail uses each route at
+    most once and may pass any city again.  Compared with
+    ``ttr_nb.algorithms.tours.tour_in_order``.
+    """
+
+    def check(fn: Callable) -> int:
+        cases = 0
+        for case, routes, cities in _tour_cases():
+            got = _call(fn, list(routes), list(cities), case=f"On {case}")
+            want = tour_in_order(routes, cities)
+            if not isinstance(got, bool):
+                raise _Wrong(f"on {case}: expected True or False, got {got!r}.")
+            if got != want:
+                hint = (
+                    " Is a route used twice?"
+                    if got
+                    else " Can your trail pass a city twice, or use both routes of a pair?"
+                )
+                raise _Wrong(
+                    f"on {case} (routes {routes}, cities {cities}): expected {want}, got {got}."
+                    + hint
+                )
+            cases += 1
+        return cases
+
+    return _run(check, tour_ok, "decides tours in order")
