@@ -1,48 +1,14 @@
-"""Shared helpers for scripted positions."""
+"""Fixtures for the tests (helpers for scripted positions live in ``positions.py``)."""
 
 from __future__ import annotations
 
 import pytest
+from positions import start
 
-from ttr_nb import KeepTickets, new_game
 from ttr_nb.game import Game
-from ttr_nb.teaching.scenarios import give_routes, set_face_up, set_hand, stack_deck
-
-__all__ = ["give_routes", "set_face_up", "set_hand", "stack_deck"]
-
-
-def start(players: int = 2, seed: int = 1, map_name: str = "usa") -> Game:
-    """A game past setup: every player kept all three starting tickets."""
-    game = new_game(map_name, players=players, seed=seed)
-    while game.phase == "setup":
-        offer = game.state.players[game.current_player].offer
-        game.apply(KeepTickets(tuple(offer)))
-    return game
-
-
-def hoard_all_cards(game: Game, holder: int) -> None:
-    """Move every card (deck, discards, face-up row, other hands) into one player's hand."""
-    state = game.state
-    hand = state.players[holder].hand
-    for card in state.deck + state.discard + [c for c in state.face_up if c]:
-        hand[card] += 1
-    state.deck, state.discard, state.face_up = [], [], [None] * len(state.face_up)
-    for i, player in enumerate(state.players):
-        if i != holder:
-            for card, n in player.hand.items():
-                hand[card] += n
-                player.hand[card] = 0
-
-
-def route_between(game: Game, a: str, b: str, color: str | None = None):
-    """The route(s) joining two place ids."""
-    found = [
-        r for r in game.map.routes if {r.a, r.b} == {a, b} and (color is None or r.color == color)
-    ]
-    assert found, f"no route {a}–{b} {color or ''}"
-    return found[0]
 
 
 @pytest.fixture
 def game2() -> Game:
+    """A two-player USA game just past setup."""
     return start(2)

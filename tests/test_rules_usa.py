@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import (
+from positions import (
     give_routes,
     hoard_all_cards,
     route_between,

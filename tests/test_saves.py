@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import start
+from positions import start
 
 from ttr_nb import DrawBlind, Game, SaveFormatError
 
