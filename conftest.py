@@ -1,7 +1,12 @@
-"""Let nbval compare the cells marked ``# NBVAL_CHECK_OUTPUT`` although notebooks are stored clean.
+"""Test-suite plumbing: shared fixtures, and nbval comparisons for clean notebooks.
 
-The expected outputs of those cells live beside the notebooks in
-``expected/<notebook>.json`` (written by ``tools/record_notebook_outputs.py``);
+(One conftest for the whole repository: pytest's doctest collection cannot tell
+two ``conftest.py`` modules apart.)
+
+nbval compares the cells marked ``# NBVAL_CHECK_OUTPUT`` although notebooks are stored clean.
+
+The expected outputs of those cells live in
+``notebooks/expected/<notebook>.json`` (written by ``tools/record_notebook_outputs.py``);
 they are merged into the notebook as nbval reads it, so the committed
 notebooks stay free of outputs and the checked cells are really compared.
 """
@@ -14,8 +19,9 @@ from typing import Any
 
 import nbformat
 import nbval.plugin
+import pytest
 
-EXPECTED_DIR = Path(__file__).resolve().parent / "expected"
+EXPECTED_DIR = Path(__file__).resolve().parent / "notebooks" / "expected"
 MARKER = "# NBVAL_CHECK_OUTPUT"
 
 
@@ -47,3 +53,11 @@ class _NbformatWithExpected:
 
 
 nbval.plugin.nbformat = _NbformatWithExpected()
+
+
+@pytest.fixture
+def game2() -> Any:
+    """A two-player USA game just past setup (every player kept all starting tickets)."""
+    from positions import start  # tests/ is on sys.path once its modules are collected
+
+    return start(2)
