@@ -19,7 +19,7 @@ from nbclient import NotebookClient
 MARKER = "# NBVAL_CHECK_OUTPUT"
 
 
-def record(notebook: Path) -> Path:
+def record(notebook: Path) -> Path | None:
     nb = nbformat.read(notebook, as_version=4)
     NotebookClient(
         nb, timeout=120, resources={"metadata": {"path": str(notebook.parent)}}
@@ -27,12 +27,30 @@ def record(notebook: Path) -> Path:
     cells = {}
     for cell in nb.cells:
         if cell.cell_type == "code" and cell.source.startswith(MARKER):
-            cells[cell.id] = [_strip(o) for o in cell.outputs]
+            cells[cell.id] = _coalesce([_strip(o) for o in cell.outputs])
     out = notebook.parent / "expected" / f"{notebook.stem}.json"
+    if not cells:
+        return None
     out.parent.mkdir(exist_ok=True)
     payload = {"notebook": notebook.name, "cells": cells}
     out.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return out
+
+
+def _coalesce(outputs: list[dict]) -> list[dict]:
+    """Join consecutive prints to one stream, as nbval does: the split varies from run to run."""
+    merged: list[dict] = []
+    for output in outputs:
+        last = merged[-1] if merged else None
+        if (
+            last is not None
+            and output["output_type"] == last["output_type"] == "stream"
+            and output["name"] == last["name"]
+        ):
+            last["text"] += output["text"]
+        else:
+            merged.append(output)
+    return merged
 
 
 def _strip(output: dict) -> dict:
@@ -47,7 +65,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("notebooks", nargs="+", type=Path)
     for notebook in parser.parse_args().notebooks:
-        print(f"{notebook} -> {record(notebook)}")
+        print(f"{notebook} -> {record(notebook) or 'no checked cells'}")
 
 
 if __name__ == "__main__":

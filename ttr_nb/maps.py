@@ -9,12 +9,12 @@ refused with its name, the JSON path and the reason.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NoReturn
 
 import jsonschema
 
@@ -358,14 +358,16 @@ def _flags(obj: Mapping[str, Any]) -> Mapping[str, str]:
     return MappingProxyType(dict(obj["estimated"])) if "estimated" in obj else NO_FLAGS
 
 
-def _failer(label: str):
-    def fail(path: str, reason: str) -> None:
+def _failer(label: str) -> Callable[[str, str], NoReturn]:
+    def fail(path: str, reason: str) -> NoReturn:
         raise MapFormatError(label, path, reason)
 
     return fail
 
 
-def _unique(items: Iterable[Any], where: str, fail) -> dict[Any, Any]:
+def _unique(
+    items: Iterable[Any], where: str, fail: Callable[[str, str], NoReturn]
+) -> dict[Any, Any]:
     seen: dict[Any, Any] = {}
     for i, item in enumerate(items):
         if item.id in seen:

@@ -567,7 +567,7 @@ class Rules:
         elif isinstance(action, ClaimRoute):
             route = self.map.route_by_id.get(action.route)
             label = self.map.route_label(route) if route else f"route {action.route}"
-            words = ("claim", f"{label} with {describe_cards(action.cards)}")
+            words = ("claim", f"{label} with {self.payment_text(action.cards)}")
         elif isinstance(action, DrawTickets):
             words = ("draw", "tickets" + (f" ({action.long} long)" if action.long else ""))
         elif isinstance(action, KeepTickets):
@@ -583,6 +583,16 @@ class Rules:
             return f"{verb} {rest}" if not isinstance(action, Pass) else "pass"
         name = state.players[state.current].name
         return f"{name} {_third_person(verb)} {rest}".strip()
+
+    def payment_text(self, cards: Payment) -> str:
+        """``3 purple + 1 locomotive``: colour cards first, wild cards last."""
+        known = [(cid, n) for cid, n in cards if cid in self.cards]
+        if len(known) != len(cards):
+            return describe_cards(cards)
+        ordered = sorted(known, key=lambda pair: (self.cards[pair[0]].wild, pair[0]))
+        return " + ".join(
+            f"{n} {cid}{'s' if n > 1 and self.cards[cid].wild else ''}" for cid, n in ordered
+        )
 
     def describe_extra(self, game: Game, action: Any) -> tuple[str, str]:
         """Variant hook: (verb, rest) words for a variant-only action."""
