@@ -89,7 +89,7 @@ class BoardWidget:
         game_map: Map,
         guard: CallbackGuard | None = None,
         max_width: int = 960,
-        max_height: int = 820,
+        max_height: int = 1000,
     ) -> None:
         self.guard = guard or CallbackGuard()
         self.max_width, self.max_height = max_width, max_height
