@@ -79,3 +79,16 @@ def test_out_of_turn_history_is_refused(saved):
     saved["history"][-1]["player"] = 2
     with pytest.raises(SaveFormatError, match="player 0's turn"):
         Game.from_json(json.dumps(saved))
+
+
+def test_game_on_a_custom_map_file_saves_its_path(tmp_path):
+    from ttr_nb import new_game
+    from ttr_nb.maps import MAPS_DIR
+
+    custom = tmp_path / "usa.json"  # same id and file name as the shipped map
+    custom.write_text((MAPS_DIR / "usa.json").read_text(encoding="utf-8"), encoding="utf-8")
+    game = new_game(str(custom), players=2, seed=3)
+    saved = json.loads(game.to_json())
+    assert saved["map"] == str(custom.resolve())
+    assert Game.from_json(game.to_json()).map.path == str(custom.resolve())
+    assert json.loads(new_game("usa", players=2, seed=3).to_json())["map"] == "usa"

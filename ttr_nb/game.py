@@ -13,7 +13,7 @@ import jsonschema
 
 from .actions import action_from_dict, action_to_dict
 from .errors import IllegalActionError, SaveFormatError
-from .maps import Map, load_map
+from .maps import MAPS_DIR, Map, load_map
 from .rules import Rules, rules_for
 from .state import GameState
 
@@ -205,7 +205,7 @@ class Game:
         state["rng"] = _rng_to_json(self.rng)
         return {
             "format": SAVE_FORMAT,
-            "map": self.map.id if self.map.path.endswith(f"{self.map.id}.json") else self.map.path,
+            "map": self.map.id if self._shipped_map() else self.map.path,
             "players": list(self.names),
             "seed": self.seed,
             "history": [
@@ -213,6 +213,10 @@ class Game:
             ],
             "state": state,
         }
+
+    def _shipped_map(self) -> bool:
+        """Saved by name when the map is one of ``maps/``, by path otherwise."""
+        return Path(self.map.path) == (MAPS_DIR / f"{self.map.id}.json").resolve()
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
