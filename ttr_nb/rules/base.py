@@ -255,7 +255,11 @@ class Rules:
     def claimable_routes(
         self, state: GameState, player_index: int, max_length: int = 99
     ) -> list[Route]:
-        """Open routes (up to ``max_length``) this player could claim with the right cards."""
+        """Open routes (up to ``max_length``) this player could claim with the right cards.
+
+        The same conditions as :meth:`route_problem`, without building messages (this
+        runs every turn); the conformance tests check that the two agree.
+        """
         owner = state.owner
         pieces = state.players[player_index].pieces
         closes = len(state.players) <= self.closed_parallel_max_players
