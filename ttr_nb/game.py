@@ -92,14 +92,12 @@ class Game:
         reason = self.rules.problem(self, action)
         if reason is not None:
             who = self.state.players[self.state.current].name
-            raise IllegalActionError(who, self._action_text(action), reason)
+            what = self.rules.describe(self, action, imperative=True)
+            raise IllegalActionError(who, what, reason)
         line = self.rules.describe(self, action)
         self.history.append(Move(self.state.current, action))
         self.rules.execute(self, action)
         self.log.append(line)
-
-    def _action_text(self, action: Any) -> str:
-        return self.rules.describe(self, action, imperative=True)
 
     # ------------------------------------------------------------ scores
     def scores(self) -> list[dict[str, int]]:

@@ -1,7 +1,7 @@
 """Plain game state: dataclasses of lists, dicts, strings and ints.
 
-Everything here converts to JSON-ready dicts and back without loss, so a
-saved game is just ``to_dict()`` plus the action history.
+Everything here converts to JSON-ready dicts; a save stores ``to_dict()`` with
+the action history, and loading replays the history and compares the result.
 """
 
 from __future__ import annotations
@@ -53,10 +53,3 @@ class GameState:
         data = asdict(self)
         data["owner"] = {str(k): v for k, v in sorted(self.owner.items())}
         return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GameState:
-        data = dict(data)
-        data["players"] = [PlayerState(**p) for p in data["players"]]
-        data["owner"] = {int(k): v for k, v in data["owner"].items()}
-        return cls(**data)
