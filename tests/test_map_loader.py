@@ -60,7 +60,7 @@ def test_schema_error_names_file_path_and_reason(tmp_path, usa_data):
         load_map(_write(tmp_path, usa_data))
     err = info.value
     assert err.file.endswith("bad.json") and err.field == "$.routes[3].length"
-    assert "'four' is not of type 'integer'" in err.reason
+    assert "must be integer (got 'four')" in err.reason
 
 
 def test_unknown_route_end(tmp_path, usa_data):

@@ -37,7 +37,7 @@ def test_not_json_is_refused():
 
 def test_missing_field_is_named(saved):
     del saved["seed"]
-    with pytest.raises(SaveFormatError, match="'seed' is a required property") as info:
+    with pytest.raises(SaveFormatError, match=r"lacks the required field\(s\) 'seed'") as info:
         Game.from_json(json.dumps(saved), source="x.json")
     assert info.value.file == "x.json"
 

@@ -5,17 +5,15 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
-
-import jsonschema
 
 from .actions import action_from_dict, action_to_dict
 from .errors import IllegalActionError, SaveFormatError
 from .maps import MAPS_DIR, Map, load_map
 from .rules import Rules, rules_for
 from .state import GameState
+from .validation import schema_checker
 
 SAVE_FORMAT = "ttr-nb-save/1"
 SAVE_SCHEMA_PATH = Path(__file__).resolve().parent / "save.schema.json"
@@ -239,9 +237,9 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: Any, source: str = "<save>") -> Game:
-        error = jsonschema.exceptions.best_match(_save_validator().iter_errors(data))
-        if error is not None:
-            raise SaveFormatError(source, error.json_path, error.message)
+        problem = schema_checker(str(SAVE_SCHEMA_PATH))(data)
+        if problem is not None:
+            raise SaveFormatError(source, *problem)
         try:
             game_map = load_map(data["map"])
         except ValueError as exc:
@@ -279,12 +277,6 @@ class Game:
 def _rng_to_json(rng: random.Random) -> list[Any]:
     version, internal, gauss = rng.getstate()
     return [version, list(internal), gauss]
-
-
-@cache
-def _save_validator() -> jsonschema.protocols.Validator:
-    schema = json.loads(SAVE_SCHEMA_PATH.read_text(encoding="utf-8"))
-    return jsonschema.validators.validator_for(schema)(schema)
 
 
 def new_game(

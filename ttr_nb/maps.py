@@ -16,9 +16,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NoReturn
 
-import jsonschema
-
 from .errors import MapFormatError
+from .validation import schema_checker
 
 MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
 SCHEMA_PATH = MAPS_DIR / "schema.json"
@@ -175,14 +174,6 @@ class Map:
         )
 
 
-@cache
-def _schema_validator() -> jsonschema.protocols.Validator:
-    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-    cls = jsonschema.validators.validator_for(schema)
-    cls.check_schema(schema)
-    return cls(schema)
-
-
 def _resolve(name_or_path: str | Path) -> Path:
     path = Path(name_or_path)
     if path.suffix == ".json" or path.exists():
@@ -222,9 +213,9 @@ def _load_map(path: str) -> Map:
 
 def map_from_data(data: Any, label: str = "<map>") -> Map:
     """Build a :class:`Map` from already-parsed JSON, validating it."""
-    error = jsonschema.exceptions.best_match(_schema_validator().iter_errors(data))
-    if error is not None:
-        raise MapFormatError(label, error.json_path, error.message)
+    problem = schema_checker(str(SCHEMA_PATH))(data)
+    if problem is not None:
+        raise MapFormatError(label, *problem)
     fail = _failer(label)
 
     countries = tuple(
