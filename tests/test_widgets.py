@@ -212,7 +212,10 @@ def test_face_up_buttons_show_letters_and_obey_the_rules(app: GameApp) -> None:
 def test_refused_action_shows_the_rule(app: GameApp) -> None:
     keep_all(app)
     assert not app.act(DrawFaceUp(42))
-    assert "Not allowed" in app.status.value and "no face-up card in slot 43" in app.status.value
+    assert (
+        "Not allowed" in app.status.value
+        and "no face-up slot 43 (the slots are numbered 1 to 5)" in app.status.value
+    )
     assert not app.act(KeepTickets((1,)))
     assert "not drawn any tickets" in app.status.value
     assert not app.guard.errors
