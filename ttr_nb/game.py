@@ -207,6 +207,22 @@ class Game:
             game.apply(move.action)
         return game
 
+    def snapshot(self) -> str:
+        """Everything that decides the game from here, as JSON text: the state, the
+        random generator and the moves so far (cheap, unlike :meth:`to_json`).
+
+        A refused action leaves it byte-identical.
+        """
+        return json.dumps(
+            [
+                self.state.to_dict(),
+                self.rng.getstate(),
+                [action_to_dict(m.action) for m in self.history],
+                self.log,
+            ],
+            ensure_ascii=False,
+        )
+
     def checks(self) -> list[str]:
         """A short check code of the position after each move (saves carry them).
 
