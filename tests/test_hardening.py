@@ -99,6 +99,7 @@ def test_empty_face_up_slots_refill_when_cards_come_back(game2):
         (lambda: DrawTickets(long="2"), "the number of long tickets must be a small whole number"),
         (lambda: KeepTickets("12"), "the tickets kept must be a list, not '12'"),
         (lambda: KeepTickets(("12",)), "a ticket must be a ticket number, not '12'"),
+        (lambda: KeepTickets((None, {"x": 1})), "a ticket must be a ticket number, not None"),
         (lambda: KeepTickets(7), "the tickets kept must be a list, not 7"),
         (lambda: "DrawBlind", "'DrawBlind' is not an action"),
         (lambda: None, "None is not an action"),

@@ -211,9 +211,9 @@ class KeepTickets:
             return "tickets", f"the tickets kept must be a list, not {short(self.tickets)}"
         if len(self.tickets) > MAX_LIST_ITEMS:
             return "tickets", f"{len(self.tickets)} tickets listed; at most {MAX_LIST_ITEMS}"
-        bad = next((t for t in self.tickets if not whole_number(t)), None)
-        if bad is not None:
-            return "tickets", f"a ticket must be a ticket number, not {short(bad)}"
+        for ticket in self.tickets:
+            if not whole_number(ticket):
+                return "tickets", f"a ticket must be a ticket number, not {short(ticket)}"
         return None
 
     def __str__(self) -> str:
