@@ -8,16 +8,30 @@ from ttr_nb.game import Game
 
 
 def starting_totals(game: Game) -> dict[str, Any]:
-    """What the conservation checks compare with: cards, tickets and pieces at the deal."""
+    """What the conservation checks compare with: cards, tickets and pieces at the deal,
+    and the variant's own conserved totals (Germany: 60 passengers)."""
     return {
         "cards": sum(c.count for c in game.map.card_types),
         "tickets": len(game.map.tickets),
         "pieces": dict(game.state.players[0].pieces),
+        "variant": game.rules.conserved_counts(game.state),
     }
 
 
+def negative_counts(value: Any, path: str = "") -> list[str]:
+    """Paths of negative numbers anywhere in a variant's plain-data holdings."""
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in negative_counts(v, f"{path}.{k}")]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in negative_counts(v, f"{path}[{i}]")]
+    if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
+        return [path]
+    return []
+
+
 def check_invariants(game: Game, totals: dict[str, Any]) -> None:
-    """Cards, tickets and pieces conserved, no negative count, scores that add up."""
+    """Cards, tickets, pieces and variant pieces conserved, no negative count, scores
+    that add up."""
     state = game.state
     rules = game.rules
     cards = len(state.deck) + len(state.discard) + sum(c is not None for c in state.face_up)
@@ -29,6 +43,10 @@ def check_invariants(game: Game, totals: dict[str, Any]) -> None:
     tickets = sum(len(d) for d in state.ticket_decks.values())
     tickets += sum(len(p.tickets) + len(p.offer) for p in state.players)
     assert tickets == totals["tickets"]
+    assert rules.conserved_counts(state) == totals["variant"]
+    assert not negative_counts(state.extras, "extras")
+    for p in state.players:
+        assert not negative_counts(p.extras, f"{p.name}.extras")
     for i, p in enumerate(state.players):
         for kind, start in totals["pieces"].items():
             used = sum(
