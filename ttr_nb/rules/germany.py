@@ -252,7 +252,7 @@ class GermanyRules(TwoTicketDecks):
         for place, colour in pickups:
             name = self._name(place)
             if place not in ends:
-                return f"{name} is not at either end of this route"
+                return f"{name} is not at either end of the route"
             if place in chosen:
                 return f"only one passenger is taken at {name}"
             if colour not in self.passenger_colours:
@@ -261,12 +261,14 @@ class GermanyRules(TwoTicketDecks):
                     f"{', '.join(self.passenger_colours)})"
                 )
             waiting = board.get(place, {})
+            if not waiting:
+                return f"no passenger is left at {name}, so there is nothing to choose there"
             if colour not in waiting:
                 return f"no {colour} passenger waits at {name} ({self.waiting_text(waiting)})"
             if len(waiting) == 1:
                 return (
-                    f"there is nothing to choose at {name}: only {self.waiting_text(waiting)} "
-                    "waits there, so leave it out of the choice"
+                    f"there is nothing to choose at {name} (only {colour} passengers wait "
+                    "there): leave it out of the choice"
                 )
             chosen[place] = colour
         for place in ends:
@@ -307,7 +309,7 @@ class GermanyRules(TwoTicketDecks):
             # Name only what was asked for (a refused claim): its values may be nonsense.
             if not pickups:
                 return ""
-            asked = [f"the {short(c)} passenger at {self._name(p)}" for p, c in pickups]
+            asked = [f"the {c} passenger at {self._name(p)}" for p, c in pickups]
             return ", taking " + " and ".join(asked)
         taken = self.taken(state, route, pickups)
         if not taken:
@@ -322,7 +324,7 @@ class GermanyRules(TwoTicketDecks):
     def _name(self, place: str) -> str:
         if place in self.map.city_by_id or place in self.map.country_by_id:
             return self.map.place_name(place)
-        return short(place)
+        return f"{short(place)} (no place of this map)"
 
     # -------------------------------------------------------------- scoring
     def score_components(self, state: GameState, final: bool) -> list[dict[str, int]]:
