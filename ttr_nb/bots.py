@@ -1,7 +1,13 @@
-"""Computer players. A bot looks at a game and returns one legal action."""
+"""Computer players. A bot looks at a game and returns one legal action.
+
+The greedy bot is generic; what it knows about a variant (how much a claim's
+passengers are worth, which ticket split to ask for) comes from that variant's
+:class:`Advisor`, found by the map's ``rules`` name in :data:`ADVISORS`.
+"""
 
 from __future__ import annotations
 
+import importlib
 import random
 from typing import Any, Protocol
 
@@ -28,20 +34,58 @@ class RandomBot:
         return self.rng.choice(game.legal_actions())
 
 
+class Advisor:
+    """What the greedy bot knows about a variant; this base knows nothing special.
+
+    A variant's advisor (see :data:`ADVISORS`) overrides the methods it needs.
+    """
+
+    def claim_bonus(self, game: Game, action: ClaimRoute) -> float:
+        """Points a claim is worth beyond its route points (0 here)."""
+        return 0.0
+
+    def ticket_draw(self, game: Game, draws: list[DrawTickets]) -> DrawTickets:
+        """Which of the listed ticket draws to make (the first here)."""
+        return draws[0]
+
+
+ADVISORS: dict[str, str] = {"germany": "ttr_nb.bots_germany:GermanyAdvisor"}
+"""Map ``rules`` name -> ``module:class`` of its greedy-bot advisor (imported when needed)."""
+
+
+def advisor_for(rules_name: str) -> Advisor:
+    """The advisor for a variant (the plain :class:`Advisor` when it has none)."""
+    spec = ADVISORS.get(rules_name)
+    if spec is None:
+        return Advisor()
+    module, cls = spec.split(":")
+    advisor: Advisor = getattr(importlib.import_module(module), cls)()
+    return advisor
+
+
 class GreedyBot:
     """Plans each open ticket by shortest path and claims the routes on those plans.
 
-    Each turn: keep the tickets that are cheapest to finish; claim the longest
-    affordable route that lies on a ticket plan; otherwise take face-up cards
-    in the colours those routes need, else draw blind; with every ticket done
-    and trains to spare, draw new tickets; late in the game, claim whatever
-    scores most.
+    Each turn: keep the tickets that are cheapest to finish; claim the
+    best-scoring affordable route that lies on a ticket plan; otherwise take
+    face-up cards in the colours those routes need, else draw blind; with every
+    ticket done and trains to spare, draw new tickets; late in the game, claim
+    whatever scores most. A claim scores its route points plus the variant
+    advisor's bonus (Germany: its passengers); the advisor also picks the
+    ticket split where a variant has one.
     """
 
     name = "greedy"
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        self._advisors: dict[str, Advisor] = {}
+
+    def advisor(self, game: Game) -> Advisor:
+        rules = game.map.rules
+        if rules not in self._advisors:
+            self._advisors[rules] = advisor_for(rules)
+        return self._advisors[rules]
 
     def choose(self, game: Game) -> Any:
         legal = game.legal_actions()
@@ -60,7 +104,8 @@ class GreedyBot:
             pieces = sum(state.players[me].pieces.values())
             open_tickets = not wanted and any(isinstance(a, DrawTickets) for a in legal)
             if open_tickets and pieces > 12:
-                return next(a for a in legal if isinstance(a, DrawTickets))
+                draws = [a for a in legal if isinstance(a, DrawTickets)]
+                return self.advisor(game).ticket_draw(game, draws)
             late = state.final_turns_left is not None or pieces <= 12 or not wanted
             if claims and late:
                 return self._best_claim(game, claims)
@@ -144,11 +189,13 @@ class GreedyBot:
 
     def _best_claim(self, game: Game, claims: list[ClaimRoute]) -> ClaimRoute:
         wild = set(game.rules.wild_ids)
+        advisor = self.advisor(game)
 
-        def value(action: ClaimRoute) -> tuple[int, int]:
+        def value(action: ClaimRoute) -> tuple[float, int]:
             route = game.map.route_by_id[action.route]
             wilds = sum(n for card, n in action.cards if card in wild)
-            return (route.length, -wilds)
+            points = game.map.route_points(route.length) + advisor.claim_bonus(game, action)
+            return (points, -wilds)
 
         return max(claims, key=value)
 

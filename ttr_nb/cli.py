@@ -80,25 +80,48 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+PER_ACTION_GOAL = 2.0  # a variant's cost per action, at most this many times USA's
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from .algorithms import longest_trail_length
     from .bots import RandomBot
 
-    print(f"Random-bot games, {args.map}, full rules (one core):")
+    maps = args.map or ["usa", "germany"]
+    print(f"Random-bot games, full rules (one core), {args.games} games each:")
     networks = []
-    for players in (2, 4):
-        count = args.games
-        start = time.perf_counter()
-        for g in range(count):
-            game = play_out(
-                new_game(args.map, players=players, seed=g),
-                [RandomBot(g * 10 + i) for i in range(players)],
+    per_action: dict[str, float] = {}
+    for name in maps:
+        for players in (2, 4):
+            count, actions = args.games, 0
+            start = time.perf_counter()
+            for g in range(count):
+                game = play_out(
+                    new_game(name, players=players, seed=g),
+                    [RandomBot(g * 10 + i) for i in range(players)],
+                )
+                actions += len(game.history)
+                for p in game.state.players:
+                    routes = [game.map.route_by_id[r] for r in p.routes]
+                    networks.append([(r.a, r.b, r.length) for r in routes])
+            elapsed = time.perf_counter() - start
+            cost = elapsed / max(1, actions)
+            if players == 2:
+                per_action[name] = cost
+            print(
+                f"  {name:<8} {players} players: {count / elapsed:8.1f} games/s, "
+                f"{actions / count:6.1f} actions/game, {cost * 1e3:.3f} ms/action"
             )
-            for p in game.state.players:
-                routes = [game.map.route_by_id[r] for r in p.routes]
-                networks.append([(r.a, r.b, r.length) for r in routes])
-        elapsed = time.perf_counter() - start
-        print(f"  {players} players: {count / elapsed:8.1f} games/s ({count} games)")
+    if "usa" in per_action:
+        for name, cost in per_action.items():
+            if name == "usa":
+                continue
+            ratio = cost / per_action["usa"]
+            verdict = "ok" if ratio <= PER_ACTION_GOAL else "OVER the goal"
+            print(
+                f"  {name} costs {ratio:.2f}× USA per action (2 players; goal: at most "
+                f"{PER_ACTION_GOAL:g}×): {verdict}"
+            )
     times = []
     for routes in networks:
         reps = 20
@@ -133,8 +156,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(func=cmd_simulate)
-    bench = sub.add_parser("bench", help="speed figures: games per second, longest trail")
-    bench.add_argument("--map", default="usa")
+    bench = sub.add_parser(
+        "bench", help="speed figures: games per second, cost per action, longest trail"
+    )
+    bench.add_argument(
+        "--map", action="append", help="map to time (repeatable; default: usa and germany)"
+    )
     bench.add_argument("--games", type=int, default=300)
     bench.set_defaults(func=cmd_bench)
     return parser
