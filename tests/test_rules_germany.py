@@ -257,7 +257,7 @@ def test_setup_each_player_chooses_the_short_long_split():
     game.apply(DrawTickets(long=1))
     decks = Counter(game.map.ticket_by_id[t].deck for t in game.state.players[0].offer)
     assert decks == {"short": 3, "long": 1}
-    assert game.log[-1] == "Ada draws 4 tickets: 3 short, 1 long"
+    assert game.log[-1] == "Ada draws 4 tickets (3 short, 1 long)"
 
 
 def test_setup_keeps_at_least_two_tickets():
@@ -319,7 +319,7 @@ def test_fewer_than_four_are_drawn_when_the_decks_run_short():
     assert [a for a in game.legal_actions() if isinstance(a, DrawTickets)] == [DrawTickets(long=1)]
     game.apply(DrawTickets(long=1))
     assert len(game.state.players[0].offer) == 2
-    assert game.log[-1] == "Ada draws 2 tickets: 1 short, 1 long"
+    assert game.log[-1] == "Ada draws 2 tickets (1 short, 1 long)"
 
 
 # --------------------------------------------------------------------- scoring

@@ -318,8 +318,8 @@ class GermanyRules(TwoTicketDecks):
         return ", taking " + " and ".join(parts)
 
     def waiting_text(self, waiting: dict[str, int]) -> str:
-        """``2 red, 1 black`` (or ``nobody``) for the passengers at a place."""
-        return ", ".join(f"{n} {colour}" for colour, n in waiting.items()) or "nobody"
+        """``2 red, 1 black`` (or ``none left``) for the passengers at a place."""
+        return ", ".join(f"{n} {colour}" for colour, n in waiting.items()) or "none left"
 
     def _name(self, place: str) -> str:
         if place in self.map.city_by_id or place in self.map.country_by_id:

@@ -116,11 +116,11 @@ class TwoTicketDecks(Rules):
         return None
 
     def split_text(self, state: GameState, long: int) -> str:
-        """``4 tickets: 3 short, 1 long`` for a draw asking for ``long`` long tickets."""
+        """``4 tickets (3 short, 1 long)`` for a draw asking for ``long`` long tickets."""
         n = self.draw_size(state)
         if not 0 <= long <= n:
             return f"tickets ({short(long)} long)"
-        return f"{n} ticket{'s' if n != 1 else ''}: {n - long} short, {long} long"
+        return f"{n} ticket{'s' if n != 1 else ''} ({n - long} short, {long} long)"
 
     # -------------------------------------------------------------- actions
     def legal_actions(self, game: Game) -> list[Any]:
