@@ -132,8 +132,8 @@ class GameApp:
                 self.result_html,
                 self.turn.widget,
                 self.offer.widget,
-                self.claim.widget,
                 self.cards.widget,
+                self.claim.widget,
                 self.hand.widget,
                 self.variant_box,
                 widgets.VBox([self.scores_html], _dom_classes=["ttr-panel"]),
@@ -264,6 +264,7 @@ class GameApp:
             self._set_status("Check the players' names in the New game panel.", bad=True)
             return
         self.setup.note.clear()
+        self.new_game_box.selected_index = None  # fold the setup away: the board comes first
         self.stop_bots()
         self.timeline.stop_replay()
         self.prompt.close()
@@ -596,6 +597,8 @@ class GameApp:
         self.draw_board()  # first: it is what the learner watches after a click
         for panel in (self.turn, self.offer, self.claim, self.cards, self.hand):
             panel.render(shown)
+        for box in (self.claim.widget, self.cards.widget):  # nothing to act on once over
+            box.layout.display = "none" if view.is_over else ""
         self.ui.render(shown)
         self.timeline.render(shown)
         self.bot_panel.render(shown)

@@ -91,6 +91,8 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
 .ttr-bad-note { color: #a61b12; font-size: 14px; font-weight: bold; }
 .ttr-good-note { color: #1d6b1d; font-size: 14px; }
 .ttr-result h4 { margin: 8px 0 2px 0; font-size: 14px; }
+.ttr-result-box, .ttr-result { max-width: 100%; box-sizing: border-box; min-width: 0; }
+.ttr-result-box .widget-html-content { max-width: 100%; }
 .ttr-missed { color: #a61b12; }
 .ttr-key-line { font-size: 12px; }
 @media (max-width: 600px) {
@@ -330,8 +332,9 @@ def log_html(full_game: Game, position: int, shown: int = 40) -> str:
 
 COMPONENT_NAMES = {
     "routes": "routes",
-    "tickets": "tickets (+ done, − missed)",
+    "tickets": "tickets (±)",
     "longest_path": "longest path bonus",
+    "passengers": "passengers",
     "globetrotter": "globetrotter bonus",
     "total": "total",
 }
@@ -391,7 +394,7 @@ def result_html(game: Game, sections: Sequence[str] = ()) -> str:
         f"<div class='ttr-result'><div class='ttr-winner'>{html.escape(headline)}</div>"
         f"<div class='ttr-note'>{html.escape(result['ended_by'])}</div>"
         f"<div style='overflow-x:auto'><table class='ttr-table'><tr><th>player</th>{head}"
-        "<th class='ttr-num'>longest trail (spaces)</th></tr>"
+        "<th class='ttr-num'>longest trail</th></tr>"
         f"{''.join(body)}</table></div>"
         "<div class='ttr-note'>Each player's longest continuous trail is outlined on the board "
         "in their colour.</div>"

@@ -41,7 +41,7 @@ class TurnHeader:
             return
         state = view.state
         if view.is_over:
-            text = "<b>Game over</b> — the final scores are below."
+            text = "<b>Game over</b> — the final scores are above."
         else:
             seat = state.current
             kind = "you" if self.app.is_human(seat) else f"{self.app.seat_kinds[seat]} bot"
@@ -329,14 +329,14 @@ class ClaimPanel:
         )
         self.show_claimable.observe(guard(lambda _c: app.draw_board()), names="value")
         self.note = Note("ttr-claim-note")
+        self.pay_row = widgets.HBox(
+            [self.payment_picker, self.claim_button], layout=widgets.Layout(flex_flow="row wrap")
+        )
         self.widget = widgets.VBox(
             [
                 self.selected_html,
                 self.claimable_html,
-                widgets.HBox(
-                    [self.payment_picker, self.claim_button],
-                    layout=widgets.Layout(flex_flow="row wrap"),
-                ),
+                self.pay_row,
                 self.note.widget,
                 self.show_claimable,
             ],
@@ -350,6 +350,7 @@ class ClaimPanel:
             return
         self._render_claimable(shown)
         route_id = self.app.board.selected
+        self.pay_row.layout.display = "none" if route_id is None else ""
         if route_id is None:
             self.selected_html.value = (
                 "<h3>Claim a route</h3><div class='ttr-note'>Click a route on the board, or "
