@@ -20,6 +20,7 @@ from browser import (
     JS_CANVAS_PAINTED,
     JS_CANVAS_SUM,
     JS_PIXELS,
+    VIEWPORT,
     WAIT_MS,
     Voila,
     _children,
