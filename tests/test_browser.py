@@ -119,10 +119,12 @@ def test_human_plays_by_clicking(page: Any, voila: Voila, map_name: str) -> None
     teal = player_style(0).fill
 
     # Keep the starting tickets, then watch one bot move and let the others play. (Where the
-    # tickets come from two decks, as in Germany, setup starts with a draw: the plain
-    # button draws them all from the short deck.)
+    # tickets come from two decks, as in Germany, setup starts with a draw, and the app asks
+    # which mix of short and long tickets: take the first one offered.)
     if not page.locator("button.ttr-keep").is_visible():
-        click_and_wait_moves(page, "button.ttr-draw-tickets")
+        page.locator("button.ttr-draw-tickets").click()  # opens the question, no move yet
+        page.locator("button.ttr-prompt-ok").wait_for(state="visible", timeout=WAIT_MS)
+        click_and_wait_moves(page, "button.ttr-prompt-ok")
     click_and_wait_moves(page, "button.ttr-keep")
     click_and_wait_moves(page, "button.ttr-bot-step")
     assert "Bot:" in status(page)
@@ -217,7 +219,7 @@ def _slot_class(button: Any) -> str:
 
 
 def test_save_download_and_load(page: Any) -> None:
-    start_game(page, playable_maps()[0], seed=11)
+    start_game(page, "usa", seed=11)  # the first map alphabetically is Germany
     click_and_wait_moves(page, "button.ttr-keep")
     page.locator(".ttr-extras").get_by_text("Save and load", exact=True).click()
     page.locator("button.ttr-prepare-download").click()
@@ -246,7 +248,7 @@ def test_save_download_and_load(page: Any) -> None:
 
 
 def test_bots_move_on_their_own(page: Any) -> None:
-    start_game(page, playable_maps()[0], seed=5)
+    start_game(page, "usa", seed=5)
     page.locator(".ttr-auto input").check()
     click_and_settle(page, "button.ttr-keep")
     # The browser-side timer asks for one bot move at a time until Ann is to move.

@@ -2,8 +2,11 @@
 
 * :mod:`ttr_nb.teaching.scenarios` — scripted positions, one per rule, with
   plain-text views and a helper to show them on the board widget;
+* :mod:`ttr_nb.teaching.germany` — the same for the Germany lesson: passengers,
+  the two ticket decks, the majority table;
 * :mod:`ttr_nb.teaching.quiz` — small multiple-choice quizzes whose answers are
-  stored sealed, checked with ``quiz.check(number, "b")``;
+  stored sealed, checked with ``quiz.check(number, "b")`` (the Germany quiz is
+  :mod:`ttr_nb.teaching.quiz_germany`);
 * :mod:`ttr_nb.teaching.exercises` — checks the learner runs on their own
   graph-algorithm solutions (never raising: they say what is wrong);
 * :mod:`ttr_nb.teaching.plotting` — matplotlib drawings of a board for lessons;
