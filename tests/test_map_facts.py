@@ -452,9 +452,7 @@ def test_world_wrapping_routes() -> None:
 
 def test_world_disputed_route_kept_and_flagged() -> None:
     doc = load("world")
-    (route,) = [
-        r for r in doc["routes"] if {r["a"], r["b"]} == {"buenos-aires", "valparaiso"}
-    ]
+    (route,) = [r for r in doc["routes"] if {r["a"], r["b"]} == {"buenos-aires", "valparaiso"}]
     assert (route["kind"], route["length"], route["color"]) == ("ship", 3, "green")
     assert any("Buenos Aires–Lima" in why for why in route["estimated"].values())
     assert not [r for r in doc["routes"] if {r["a"], r["b"]} == {"buenos-aires", "lima"}]
