@@ -378,6 +378,10 @@ def test_harbor_refused_without_a_route_on_a_non_port_and_twice_in_a_city():
         "Lima already has Player 2's harbor"
         in refused(game, BuildHarbor("lima", harbor_pay("red"))).rule
     )
+    give_routes(game, 0, [route_between(game, "lima", "valparaiso").id])
+    game.state.players[0].extras["harbors_left"] = 0
+    error = refused(game, BuildHarbor("valparaiso", harbor_pay("red")))
+    assert error.rule == "they have built all 3 of their harbors"
 
 
 def harbor_position() -> Game:
