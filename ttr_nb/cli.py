@@ -82,23 +82,39 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from .algorithms import longest_trail_length
-    from .bots import RandomBot
+    from .bots import GreedyBot, RandomBot
+    from .rules import playable_maps
 
-    print(f"Random-bot games, {args.map}, full rules (one core):")
+    maps = playable_maps() if args.map == "all" else [args.map]
     networks = []
-    for players in (2, 4):
-        count = args.games
+    for map_name in maps:
+        print(f"Random-bot games, {map_name}, full rules (one core):")
+        for players in (2, 4):
+            count = args.games
+            actions = 0
+            start = time.perf_counter()
+            for g in range(count):
+                game = play_out(
+                    new_game(map_name, players=players, seed=g),
+                    [RandomBot(g * 10 + i) for i in range(players)],
+                )
+                actions += len(game.history)
+                for p in game.state.players:
+                    routes = [game.map.route_by_id[r] for r in p.routes]
+                    networks.append([(r.a, r.b, r.length) for r in routes])
+            elapsed = time.perf_counter() - start
+            print(
+                f"  {players} players: {count / elapsed:8.1f} games/s ({count} games, "
+                f"{1e3 * elapsed / actions:.2f} ms per action)"
+            )
+        count = max(1, args.games // 10)
         start = time.perf_counter()
         for g in range(count):
-            game = play_out(
-                new_game(args.map, players=players, seed=g),
-                [RandomBot(g * 10 + i) for i in range(players)],
+            play_out(
+                new_game(map_name, players=4, seed=g), [GreedyBot(g * 10 + i) for i in range(4)]
             )
-            for p in game.state.players:
-                routes = [game.map.route_by_id[r] for r in p.routes]
-                networks.append([(r.a, r.b, r.length) for r in routes])
         elapsed = time.perf_counter() - start
-        print(f"  {players} players: {count / elapsed:8.1f} games/s ({count} games)")
+        print(f"  greedy bots, 4 players: {count / elapsed:8.1f} games/s ({count} games)")
     times = []
     for routes in networks:
         reps = 20
@@ -134,8 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(func=cmd_simulate)
     bench = sub.add_parser("bench", help="speed figures: games per second, longest trail")
-    bench.add_argument("--map", default="usa")
-    bench.add_argument("--games", type=int, default=300)
+    bench.add_argument("--map", default="all", help="a map name, or all (every playable map)")
+    bench.add_argument("--games", type=int, default=100, help="random games per player count")
     bench.set_defaults(func=cmd_bench)
     return parser
 

@@ -49,6 +49,7 @@ class WorldCards:
             if not card.wild:
                 key = (card.deck, card.color)
                 self.by_kind[key] = (*self.by_kind.get(key, ()), card.id)
+        self._capacity_keys: dict[int, tuple[tuple[str, str], ...]] = {}  # by route id
         self.harbor_ids: dict[tuple[str, str], tuple[str, ...]] = {
             key: tuple(cid for cid in ids if self.cards[cid].harbor)
             for key, ids in self.by_kind.items()
@@ -95,15 +96,15 @@ class WorldCards:
 
     def could_pay(self, capacity: Mapping[tuple[str, str], int], route: Route) -> bool:
         """A quick necessary condition for :meth:`route_payments` to find a payment."""
-        wilds = capacity["wild", ""]
-        if route.pair:
-            return capacity["train", ""] + wilds >= 2 * route.length
-        if wilds >= route.length:
-            return True
-        return any(
-            capacity.get((route.kind, colour), 0) + wilds >= route.length
-            for colour in self.route_colours(route)
-        )
+        keys = self._capacity_keys.get(route.id)
+        if keys is None:
+            if route.pair:
+                keys = self._capacity_keys[route.id] = (("train", ""),)
+            else:
+                colours = self.route_colours(route)
+                keys = self._capacity_keys[route.id] = tuple((route.kind, c) for c in colours)
+        need = 2 * route.length if route.pair else route.length
+        return max(capacity.get(k, 0) for k in keys) + capacity["wild", ""] >= need
 
     def route_payments(self, hand: Mapping[str, int], route: Route) -> list[Payment]:
         """Every distinct payment from ``hand`` that claims ``route`` (see the module text)."""
