@@ -489,7 +489,7 @@ class Rules:
         if state.face_up[slot] is None:
             return f"face-up slot {slot + 1} is empty (the deck and the discards ran out)"
         if second and self.cards[state.face_up[slot]].wild:
-            name = self.cards[state.face_up[slot]].id
+            name = self.card_name(state.face_up[slot])
             return f"a face-up {name} cannot be taken as the second card"
         return None
 

@@ -500,7 +500,7 @@ class WorldRules(Rules):
             return (
                 "exchange",
                 f"{_plural(n, give)} for {_plural(n, action.take)} from the box "
-                f"(−{n * self.exchange_cost} points)",
+                f"(−{_plural(n * self.exchange_cost, 'point')})",
             )
         return super().describe_extra(game, action)
 

@@ -152,6 +152,9 @@ def describe(game: Game, players: Iterable[int] | None = None) -> str:
             f"    harbors: {', '.join(built) or 'none'} ({p.extras['harbors_left']} left to build)"
         )
         lines.append(f"    hand: {cards_text(game, p.hand)}")
+        if p.offer:
+            offered = ", ".join(ticket_label(game, t) for t in p.offer)
+            lines.append(f"    tickets offered: {offered}")
         if p.tickets:
             held = ", ".join(
                 ticket_label(game, t) + (" ✔" if done else "") for t, done in game.ticket_status(i)
@@ -238,7 +241,8 @@ def pair_route() -> Game:
     """Ada holds Train cards of several colours and a Wild; Beijing–Lahore is a 3-space
     pair route (two cards per space)."""
     game = started()
-    _give(game, 0, {"train-red": 2, "train-green": 1, "train-black": 2, "wild": 1})
+    hand = {"train-red": 2, "train-green": 1, "train-black": 2, "train-yellow": 1, "wild": 1}
+    _give(game, 0, hand)
     return game
 
 
@@ -289,9 +293,10 @@ def harbor_scoring() -> Game:
     return game
 
 
-def exchange() -> Game:
-    """Ada chose 25 trains and 35 ships: 15 ships but no trains are left in her box."""
-    return started(supply=(25, 35))
+def exchange(supply: tuple[int, int] = SUPPLY) -> Game:
+    """Past setup with ``supply`` chosen by everyone: with 20 trains and 40 ships, 5 trains
+    and 10 ships wait in each box; with 25 trains and 35 ships, no train is left there."""
+    return started(supply=supply)
 
 
 def two_more_turns() -> Game:
