@@ -17,9 +17,11 @@ from ttr_nb import (
     Game,
     IllegalActionError,
     KeepTickets,
+    MapFormatError,
     load_map,
     new_game,
 )
+from ttr_nb.maps import MAPS_DIR
 from ttr_nb.rules.world import BuildHarbor, ChooseSupply, ExchangePieces
 from ttr_nb.teaching.scenarios import set_tickets
 
@@ -539,3 +541,59 @@ def test_listed_payments_are_exactly_the_accepted_ones(seed):
             cards.setdefault(card, 0)
         listed = set(game.rules.world.route_payments(cards, route))
         assert listed == _brute_force(game, route, {c: n for c, n in cards.items() if n})
+
+
+# ---------------------------------------------------------------- map checks
+def _world_variant(tmp_path, change) -> str:
+    data = json.loads((MAPS_DIR / "world.json").read_text(encoding="utf-8"))
+    change(data)
+    path = tmp_path / "world-variant.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "words"),
+    [
+        (lambda d: d["components"].pop("harbors_per_player"), "$.components", "harbors_per_player"),
+        (
+            lambda d: d["components"]["pieces"].update(supply=90),
+            "$.components.pieces",
+            "a supply of 90 pieces cannot be chosen from 25 trains and 50 ships",
+        ),
+        (
+            lambda d: [c.update(port=False) for c in d["cities"]],
+            "$.cities",
+            "port cities",
+        ),
+        (
+            lambda d: d["routes"][0].update(pair=True),
+            "$.routes[0].pair",
+            "only train routes can be pair routes",
+        ),
+        (
+            lambda d: [c.update(count=1) for c in d["components"]["cards"] if c["deck"] == "ship"],
+            "$.components.cards",
+            "the ship deck holds 12 cards",
+        ),
+    ],
+)
+def test_a_map_the_world_rules_cannot_play_is_refused_at_load(tmp_path, change, field, words):
+    with pytest.raises(MapFormatError) as info:
+        load_map(_world_variant(tmp_path, change))
+    assert info.value.field == field and words in info.value.reason
+
+
+def test_malformed_world_actions_get_a_typed_error():
+    game = new_game("world", players=2, seed=1)
+    assert "the face-up slot must be a whole number" in refused(game, DrawFaceUp("x")).rule
+    game = start_world()
+    for action, words in [
+        (ChooseSupply("20", 40), "the number of trains must be a whole number"),
+        (BuildHarbor(["lima"], ()), "the harbor's city must be text"),
+        (BuildHarbor("lima", "wild"), "the payment must be a list"),
+        (ExchangePieces("train", 1.5), "the number of pieces exchanged must be a whole number"),
+        (ExchangePieces(None, 1), "the kind of piece taken must be text"),
+        (DrawFaceUp(0, 7), "the deck that refills the slot must be text"),
+    ]:
+        assert words in refused(game, action).rule

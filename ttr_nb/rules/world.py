@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Payment, short
+from ..actions import Payment, shape_problem, short
 from ..algorithms import tour_connected, tour_in_order
 from ..maps import Map, Route
 from ..state import GameState, PlayerState
@@ -276,6 +276,9 @@ class WorldRules(Rules):
 
     def problem(self, game: Game, action: Any) -> str | None:
         state = game.state
+        shape = shape_problem(action)
+        if shape is not None:
+            return shape[1]
         if state.phase != "over" and state.pending == CHOOSE_SUPPLY:
             if not isinstance(action, ChooseSupply):
                 return (
