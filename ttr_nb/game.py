@@ -344,7 +344,7 @@ class Game:
         for i, move in enumerate(data["history"]):
             _replay_move(game, move, i, source)
         replayed = game.state.to_dict()
-        if replayed != data["state"]:
+        if "state" in data and replayed != data["state"]:
             path, saved, actual = _first_difference(data["state"], replayed, "$.state")
             raise SaveFormatError(
                 source,
