@@ -15,5 +15,6 @@ def test_play_germany_prints_the_log_and_the_score_parts(capsys):
 def test_bench_prints_germany_beside_usa_with_the_per_action_ratio(capsys):
     assert main(["bench", "--games", "2"]) == 0
     out = capsys.readouterr().out
-    for line in ("usa      2 players", "germany  2 players", "ms/action", "× USA per action"):
+    for line in ("Random-bot games, usa", "Random-bot games, germany", "ms per action"):
         assert line in out
+    assert "germany: " in out and "× USA (" in out

@@ -1,14 +1,20 @@
 """Computer players. A bot looks at a game and returns one legal action.
 
-The greedy bot is generic; what it knows about a variant (how much a claim's
-passengers are worth, which ticket split to ask for) comes from that variant's
-:class:`Advisor`, found by the map's ``rules`` name in :data:`ADVISORS`.
+The greedy bot is generic; what it knows about a variant comes from that variant's
+module ``ttr_nb.bot_<rules>`` (found by the map's rules name), which may define
+``advise`` (the variant's own moves), ``claim_bonus`` (what a claim is worth beyond
+its route points) and ``ticket_draw`` (which of several ticket draws to make).
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import random
+from collections import Counter
+from collections.abc import Callable
+from functools import cache
+from types import ModuleType
 from typing import Any, Protocol
 
 from .actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
@@ -34,58 +40,52 @@ class RandomBot:
         return self.rng.choice(game.legal_actions())
 
 
-class Advisor:
-    """What the greedy bot knows about a variant; this base knows nothing special.
+Advice = Callable[["GreedyBot", Game, list[Any]], Any]
 
-    A variant's advisor (see :data:`ADVISORS`) overrides the methods it needs.
+
+@cache
+def variant_module(rules_name: str) -> ModuleType | None:
+    """The module ``ttr_nb.bot_<rules>`` with the greedy bot's variant logic, or None."""
+    module = f"{__package__}.bot_{rules_name}"
+    if importlib.util.find_spec(module) is None:
+        return None
+    return importlib.import_module(module)
+
+
+def variant_hook(rules_name: str, name: str) -> Callable[..., Any] | None:
+    """Function ``name`` of the variant's bot module, or None when it has none."""
+    module = variant_module(rules_name)
+    hook: Callable[..., Any] | None = getattr(module, name, None) if module else None
+    return hook
+
+
+def variant_advice(rules_name: str) -> Advice | None:
+    """The greedy bot's variant-only moves: ``advise`` of module ``ttr_nb.bot_<rules>``.
+
+    A variant with moves of its own (harbors, supplies, passengers, ...) puts its bot
+    logic in such a module, so this file stays generic; None when there is none.
     """
-
-    def claim_bonus(self, game: Game, action: ClaimRoute) -> float:
-        """Points a claim is worth beyond its route points (0 here)."""
-        return 0.0
-
-    def ticket_draw(self, game: Game, draws: list[DrawTickets]) -> DrawTickets:
-        """Which of the listed ticket draws to make (the first here)."""
-        return draws[0]
-
-
-ADVISORS: dict[str, str] = {"germany": "ttr_nb.bots_germany:GermanyAdvisor"}
-"""Map ``rules`` name -> ``module:class`` of its greedy-bot advisor (imported when needed)."""
-
-
-def advisor_for(rules_name: str) -> Advisor:
-    """The advisor for a variant (the plain :class:`Advisor` when it has none)."""
-    spec = ADVISORS.get(rules_name)
-    if spec is None:
-        return Advisor()
-    module, cls = spec.split(":")
-    advisor: Advisor = getattr(importlib.import_module(module), cls)()
-    return advisor
+    return variant_hook(rules_name, "advise")
 
 
 class GreedyBot:
     """Plans each open ticket by shortest path and claims the routes on those plans.
 
-    Each turn: keep the tickets that are cheapest to finish; claim the
-    best-scoring affordable route that lies on a ticket plan; otherwise take
-    face-up cards in the colours those routes need, else draw blind; with every
-    ticket done and trains to spare, draw new tickets; late in the game, claim
-    whatever scores most. A claim scores its route points plus the variant
-    advisor's bonus (Germany: its passengers); the advisor also picks the
-    ticket split where a variant has one.
+    Each turn: keep the tickets that are cheapest to finish; claim the longest
+    affordable route that lies on a ticket plan; otherwise take face-up cards
+    in the colours (and of the decks) those routes need, else draw blind from the
+    deck they need most; with every ticket done and pieces to spare, draw new
+    tickets; late in the game, claim whatever scores most. A variant's own moves
+    come from :func:`variant_advice` first; a claim is worth its route points plus
+    the variant's ``claim_bonus`` (Germany: its passengers), and the variant's
+    ``ticket_draw`` picks among several ticket draws (Germany: the short/long mix).
     """
 
     name = "greedy"
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
-        self._advisors: dict[str, Advisor] = {}
-
-    def advisor(self, game: Game) -> Advisor:
-        rules = game.map.rules
-        if rules not in self._advisors:
-            self._advisors[rules] = advisor_for(rules)
-        return self._advisors[rules]
+        self._plans: tuple[Any, set[int]] = ((), set())  # (position, wanted routes)
 
     def choose(self, game: Game) -> Any:
         legal = game.legal_actions()
@@ -95,7 +95,12 @@ class GreedyBot:
         state = game.state
         if state.pending == "keep_tickets":
             return self._keep(game, legal)
-        wanted = self._wanted_routes(game, me)
+        advice = variant_advice(game.rules.name)
+        if advice is not None:
+            action = advice(self, game, legal)
+            if action is not None:
+                return action
+        wanted = self.wanted_routes(game, me)
         claims = [a for a in legal if isinstance(a, ClaimRoute)]
         on_plan = [a for a in claims if a.route in wanted]
         if on_plan:
@@ -105,19 +110,27 @@ class GreedyBot:
             open_tickets = not wanted and any(isinstance(a, DrawTickets) for a in legal)
             if open_tickets and pieces > 12:
                 draws = [a for a in legal if isinstance(a, DrawTickets)]
-                return self.advisor(game).ticket_draw(game, draws)
+                pick = variant_hook(game.rules.name, "ticket_draw")
+                return pick(game, draws) if pick is not None else draws[0]
             late = state.final_turns_left is not None or pieces <= 12 or not wanted
             if claims and late:
                 return self._best_claim(game, claims)
-        needed = {game.map.route_by_id[r].color for r in wanted}
-        for action in legal:
-            if isinstance(action, DrawFaceUp):
-                card = game.rules.cards[state.face_up[action.slot]]
-                if card.color in needed or (card.wild and state.pending is None):
-                    return action
+        routes = [game.map.route_by_id[r] for r in wanted]
+        needed = {(r.kind, r.color) for r in routes}
+        # The deck whose cards the plans need most (a map with one deck: that deck).
+        spaces = Counter({kind: 0 for kind in game.rules.deck_names})
+        spaces.update({r.kind: r.length for r in routes})
+        decks = sorted(spaces, key=lambda d: -spaces[d])
+        for action in sorted(
+            (a for a in legal if isinstance(a, DrawFaceUp)),
+            key=lambda a: decks.index(a.refill) if a.refill in decks else len(decks),
+        ):
+            card = game.rules.cards[state.face_up[action.slot]]
+            if (card.deck, card.color) in needed or (card.wild and state.pending is None):
+                return action
         blind = [a for a in legal if isinstance(a, DrawBlind)]
         if blind:
-            return blind[0]
+            return min(blind, key=lambda a: decks.index(a.deck) if a.deck in decks else 99)
         draws = [a for a in legal if isinstance(a, DrawFaceUp)]
         if draws:
             return self.rng.choice(draws)
@@ -158,7 +171,12 @@ class GreedyBot:
             routes.extend(r for r in plan.route_ids if r not in owned)
         return spaces, routes
 
-    def _wanted_routes(self, game: Game, me: int) -> set[int]:
+    def wanted_routes(self, game: Game, me: int) -> set[int]:
+        """Routes still to claim on the plans of the player's open tickets (remembered
+        for the position, since a turn may ask more than once)."""
+        position = (id(game), len(game.history), me)
+        if self._plans[0] == position:
+            return set(self._plans[1])
         unavailable = self._unavailable(game, me)
         wanted: set[int] = set()
         for ticket_id, done in game.ticket_status(me):
@@ -167,6 +185,7 @@ class GreedyBot:
             plan = self._plan_cost(game, me, ticket_id, unavailable)
             if plan is not None:
                 wanted.update(plan[1])
+        self._plans = (position, set(wanted))
         return wanted
 
     def _keep(self, game: Game, legal: list[Any]) -> Any:
@@ -189,12 +208,14 @@ class GreedyBot:
 
     def _best_claim(self, game: Game, claims: list[ClaimRoute]) -> ClaimRoute:
         wild = set(game.rules.wild_ids)
-        advisor = self.advisor(game)
+        bonus = variant_hook(game.rules.name, "claim_bonus")
 
         def value(action: ClaimRoute) -> tuple[float, int]:
             route = game.map.route_by_id[action.route]
             wilds = sum(n for card, n in action.cards if card in wild)
-            points = game.map.route_points(route.length) + advisor.claim_bonus(game, action)
+            points = game.map.route_points(route.length)
+            if bonus is not None:
+                points += bonus(game, action)
             return (points, -wilds)
 
         return max(claims, key=value)

@@ -85,19 +85,21 @@ PER_ACTION_GOAL = 2.0  # a variant's cost per action, at most this many times US
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from .algorithms import longest_trail_length
-    from .bots import RandomBot
+    from .bots import GreedyBot, RandomBot
+    from .rules import playable_maps
 
-    maps = args.map or ["usa", "germany"]
-    print(f"Random-bot games, full rules (one core), {args.games} games each:")
+    maps = playable_maps() if args.map == "all" else [args.map]
     networks = []
-    per_action: dict[str, float] = {}
-    for name in maps:
+    per_action: dict[str, float] = {}  # seconds per action, random 2-player games
+    for map_name in maps:
+        print(f"Random-bot games, {map_name}, full rules (one core):")
         for players in (2, 4):
-            count, actions = args.games, 0
+            count = args.games
+            actions = 0
             start = time.perf_counter()
             for g in range(count):
                 game = play_out(
-                    new_game(name, players=players, seed=g),
+                    new_game(map_name, players=players, seed=g),
                     [RandomBot(g * 10 + i) for i in range(players)],
                 )
                 actions += len(game.history)
@@ -105,23 +107,28 @@ def cmd_bench(args: argparse.Namespace) -> int:
                     routes = [game.map.route_by_id[r] for r in p.routes]
                     networks.append([(r.a, r.b, r.length) for r in routes])
             elapsed = time.perf_counter() - start
-            cost = elapsed / max(1, actions)
             if players == 2:
-                per_action[name] = cost
+                per_action[map_name] = elapsed / actions
             print(
-                f"  {name:<8} {players} players: {count / elapsed:8.1f} games/s, "
-                f"{actions / count:6.1f} actions/game, {cost * 1e3:.3f} ms/action"
+                f"  {players} players: {count / elapsed:8.1f} games/s ({count} games, "
+                f"{actions / count:.0f} actions per game, {1e3 * elapsed / actions:.3f} ms per "
+                "action)"
             )
-    if "usa" in per_action:
-        for name, cost in per_action.items():
-            if name == "usa":
-                continue
-            ratio = cost / per_action["usa"]
-            verdict = "ok" if ratio <= PER_ACTION_GOAL else "OVER the goal"
-            print(
-                f"  {name} costs {ratio:.2f}× USA per action (2 players; goal: at most "
-                f"{PER_ACTION_GOAL:g}×): {verdict}"
+        count = max(1, args.games // 10)
+        start = time.perf_counter()
+        for g in range(count):
+            play_out(
+                new_game(map_name, players=4, seed=g), [GreedyBot(g * 10 + i) for i in range(4)]
             )
+        elapsed = time.perf_counter() - start
+        print(f"  greedy bots, 4 players: {count / elapsed:8.1f} games/s ({count} games)")
+    if "usa" in per_action and len(per_action) > 1:
+        print("Cost per action against USA (random 2-player games):")
+        for map_name, cost in per_action.items():
+            if map_name != "usa":
+                ratio = cost / per_action["usa"]
+                verdict = "within" if ratio <= PER_ACTION_GOAL else "OVER"
+                print(f"  {map_name}: {ratio:.2f}× USA ({verdict} the {PER_ACTION_GOAL:g}× goal)")
     times = []
     for routes in networks:
         reps = 20
@@ -156,13 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(func=cmd_simulate)
-    bench = sub.add_parser(
-        "bench", help="speed figures: games per second, cost per action, longest trail"
-    )
-    bench.add_argument(
-        "--map", action="append", help="map to time (repeatable; default: usa and germany)"
-    )
-    bench.add_argument("--games", type=int, default=300)
+    bench = sub.add_parser("bench", help="speed figures: games per second, longest trail")
+    bench.add_argument("--map", default="all", help="a map name, or all (every playable map)")
+    bench.add_argument("--games", type=int, default=100, help="random games per player count")
     bench.set_defaults(func=cmd_bench)
     return parser
 

@@ -8,8 +8,9 @@ from ..errors import UnknownVariantError
 from ..maps import Map
 from .base import Rules
 from .germany import GermanyRules
+from .world import WorldRules
 
-VARIANTS: dict[str, type[Rules]] = {"usa": Rules, "germany": GermanyRules}
+VARIANTS: dict[str, type[Rules]] = {"usa": Rules, "germany": GermanyRules, "world": WorldRules}
 
 
 @cache

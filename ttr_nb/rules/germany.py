@@ -230,8 +230,11 @@ class GermanyRules(TwoTicketDecks):
         ]
 
     def conserved_counts(self, state: GameState) -> dict[str, int]:
+        """The base totals, and the passengers on the board plus in collections (60)."""
+        out = super().conserved_counts(state)
         board = sum(n for held in state.extras.get(BOARD_KEY, {}).values() for n in held.values())
-        return {"passengers": board + sum(self.passenger_totals(state))}
+        out["passengers"] = board + sum(self.passenger_totals(state))
+        return out
 
     # ---------------------------------------------------------- passengers
     def pickup_options(self, state: GameState, route: Route) -> tuple[Pickups, ...]:
