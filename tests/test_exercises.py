@@ -222,6 +222,51 @@ def tour(routes, cities):
     return walk(cities[0], 1, set())
 
 
+def _leg_adjacency(routes):
+    adj = {}
+    for i, (a, b) in enumerate(routes):
+        adj.setdefault(a, []).append((b, i))
+        adj.setdefault(b, []).append((a, i))
+    return adj
+
+
+def _tour_one_leg_at_a_time(routes, cities, take):
+    """Wrong: plans each leg alone on the routes left; an early leg can block a later one."""
+    adj, used = _leg_adjacency(routes), set()
+    if any(c not in adj for c in cities):
+        return False
+    for a, b in itertools.pairwise(cities):
+        came = {a: None}
+        frontier = deque([a])
+        while frontier:
+            u = take(frontier)
+            if u == b:
+                break
+            for v, i in adj[u]:
+                if i not in used and v not in came:
+                    came[v] = (u, i)
+                    frontier.append(v)
+        if b not in came:
+            return False
+        u = b
+        while came[u] is not None:
+            u, i = came[u]
+            used.add(i)
+    return True
+
+
+def tour_legs_by_bfs(routes, cities):
+    return _tour_one_leg_at_a_time(routes, cities, deque.popleft)
+
+
+def tour_legs_by_dfs(routes, cities):
+    return _tour_one_leg_at_a_time(routes, cities, deque.pop)
+
+
+def tour_legs_by_sorted_dfs(routes, cities):
+    return _tour_one_leg_at_a_time(sorted(routes), cities, deque.pop)
+
+
 def tour_any_order(routes, cities):
     graph = nx.Graph(routes)
     return all(c in graph for c in cities) and all(nx.has_path(graph, cities[0], c) for c in cities)
@@ -267,7 +312,11 @@ CHECKS = [
         [longest_simple_path, longest_trail_odd_starts_everywhere],
     ),
     (ex.check_steiner, steiner, [steiner_approximation]),
-    (ex.check_tour, tour, [tour_any_order]),
+    (
+        ex.check_tour,
+        tour,
+        [tour_any_order, tour_legs_by_bfs, tour_legs_by_dfs, tour_legs_by_sorted_dfs],
+    ),
 ]
 IDS = [c[0].__name__ for c in CHECKS]
 
@@ -512,3 +561,25 @@ def test_plotting():
     fig = plot_steps(usa, steps, [0, 1, 99], ncols=2)
     assert sum(a.get_visible() for a in fig.axes) == 3
     plt.close("all")
+
+
+def test_tour_check_refuses_planning_one_leg_at_a_time():
+    # The case from issue 11: the first leg A-B must take the long way A-P-Q-B,
+    # because the short way through X uses X-B, and B-C can only go B-X-C.
+    routes = [("A", "X"), ("X", "B"), ("A", "P"), ("P", "Q"), ("Q", "B"), ("X", "C")]
+    assert tour(routes, ["A", "B", "C"]) is True
+    assert tour_legs_by_bfs(routes, ["A", "B", "C"]) is False
+    for wrong in (tour_legs_by_bfs, tour_legs_by_dfs, tour_legs_by_sorted_dfs):
+        result = ex.check_tour(wrong)
+        assert result.status == "wrong", wrong.__name__
+        assert "one leg at a time" in result.message
+
+
+def test_made_up_networks_never_hold_two_routes_of_a_double_route():
+    rng = __import__("random").Random(0)
+    for name in ("usa", "germany", "world"):
+        game_map = load_map(name)
+        for size in (5, 20, 40):
+            ids = ex.random_network(game_map, rng, size)
+            groups = [game_map.route_by_id[i].group for i in ids]
+            assert len(ids) == size and len(set(groups)) == size

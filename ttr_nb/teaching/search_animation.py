@@ -56,6 +56,8 @@ class SearchStep:
         The place taken at this step (None at step 0).
     done : tuple of str
         Places taken so far, in the order they were taken (``current`` last).
+        A place that A* re-opens (see `search_steps`) appears again when it
+        is taken again.
     frontier : tuple of str
         Places discovered but not taken yet, in the order the search would
         take them next (for Dijkstra and A*: by priority).
@@ -142,6 +144,7 @@ def search_steps(
     unavailable: Iterable[int] = (),
     heuristic: Callable[[str, str], float] | None = None,
     dead_ends: Iterable[str] | None = None,
+    reopen: bool = True,
 ) -> list[SearchStep]:
     """Run a search on a map and return every step.
 
@@ -171,6 +174,12 @@ def search_steps(
     dead_ends : iterable of str, optional
         Places that are reached but never passed through; default the map's
         country spaces.  A start is always left.
+    reopen : bool, default True
+        A* only: when a cheaper way to a place already taken turns up, put the
+        place back into the frontier (and take it again later).  That keeps A*
+        exact with any admissible heuristic.  With ``reopen=False`` a place is
+        never taken twice, which is only exact when the heuristic is
+        *consistent*: ``h(u) <= length(u, v) + h(v)`` for every route u-v.
 
     Returns
     -------
@@ -183,6 +192,15 @@ def search_steps(
     ------
     ValueError
         For an unknown method or place, or A* without a goal or a heuristic.
+
+    Notes
+    -----
+    BFS and DFS take O(P + R) time for P places and R routes, Dijkstra and A*
+    O((P + R) log P) with a binary heap (A* with re-opening can take a place
+    more than once: exponentially often in contrived graphs, never with a
+    consistent heuristic).  Recording the steps copies the search state at
+    every step, which adds O(P) per step: fine on a board, wasteful on large
+    graphs.
 
     Examples
     --------
@@ -273,11 +291,12 @@ def search_steps(
             u = heapq.heappop(heap)[2]
         finished.add(u)
         done.append(u)
-        found = []
+        found: list[str] = []
+        reopened: list[str] = []
         # A goal ends the search (nothing more is expanded); a dead end is not passed through.
         if u not in goals and (u in starts or u not in dead):
             for v, (w, rid) in neighbours.get(u, []):
-                if v in finished:
+                if v in finished and not (method == "astar" and reopen and cost[u] + w < cost[v]):
                     continue
                 if method == "bfs":
                     if v not in cost:
@@ -290,6 +309,9 @@ def search_steps(
                 else:
                     new = cost[u] + w
                     if v not in cost or new < cost[v]:
+                        if v in finished:  # A*, a cheaper way to a place taken already
+                            finished.discard(v)
+                            reopened.append(v)
                         cost[v], parents[v] = new, (rid, u)
                         heapq.heappush(heap, (new + estimate(v), pushes, v))
                         pushes += 1
@@ -313,6 +335,9 @@ def search_steps(
             note += ": a dead end, not passed through"
         elif found:
             note += "; new or improved: " + ", ".join(game_map.place_name(v) for v in found)
+        if reopened:
+            note += " (taken before, now back in the frontier: "
+            note += ", ".join(game_map.place_name(v) for v in reopened) + ")"
         steps.append(
             SearchStep(
                 len(steps),
