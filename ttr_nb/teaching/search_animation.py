@@ -22,10 +22,11 @@ import heapq
 import math
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..maps import Map
+from .animation import BoardAnimation, Frame
 
 __all__ = [
     "METHODS",
@@ -33,6 +34,7 @@ __all__ = [
     "SearchStep",
     "plot_step",
     "plot_steps",
+    "search_frame",
     "search_steps",
     "step_colours",
     "trace_text",
@@ -459,7 +461,18 @@ def plot_steps(
     return fig
 
 
-class SearchAnimation:
+def search_frame(step: SearchStep, goals: Iterable[str] = ()) -> Frame:
+    """A board animation frame for one search step: dots, order numbers, the tree."""
+    return Frame(
+        note=step.note,
+        highlighted=step.tree,
+        place_colours=step_colours(step, goals),
+        place_labels={p: str(i + 1) for i, p in enumerate(step.done)},
+        big_places=frozenset(() if step.current is None else (step.current,)),
+    )
+
+
+class SearchAnimation(BoardAnimation):
     """Play a recorded search on a board widget: dots on the places, the tree highlighted.
 
     Parameters
@@ -477,10 +490,12 @@ class SearchAnimation:
 
     Notes
     -----
-    Display ``animation.widget``.  The play button, the slider and the
-    *Back*/*Next* buttons all move through the steps; the text under them says
-    what the current step did.  Under a headless run nothing is drawn, but
-    :meth:`show` and :attr:`text` work the same.
+    Display the animation (``animation`` as the last line of a cell).  The
+    play button, the slider and the *Back*/*Next* buttons all move through
+    the steps; the text under them says what the current step did.  A
+    notebook exported without a kernel shows a picture of the step shown.
+    Under a headless run nothing is drawn, but :meth:`show` and :attr:`text`
+    work the same.
     """
 
     def __init__(
@@ -491,88 +506,20 @@ class SearchAnimation:
         goals: Iterable[str] = (),
         interval: int = 700,
     ) -> None:
-        import ipywidgets as widgets
-
-        from ..widgets.safety import CallbackGuard
-
         if not steps:
             raise ValueError("there are no steps to show")
-        self.view = view
         self.steps = list(steps)
         self.goals = tuple(goals)
-        self.index = 0
-        self.base = view.pieces
-        self.guard = CallbackGuard()
-        view.piece_painters.append(self.paint)
-        last = len(self.steps) - 1
-        self.play = widgets.Play(value=0, min=0, max=last, step=1, interval=interval)
-        self.slider = widgets.IntSlider(
-            value=0, min=0, max=last, description="Step", layout=widgets.Layout(width="420px")
-        )
-        widgets.jslink((self.play, "value"), (self.slider, "value"))
-        self.back = widgets.Button(description="Back", layout=widgets.Layout(width="70px"))
-        self.next = widgets.Button(description="Next", layout=widgets.Layout(width="70px"))
-        self.back.on_click(self.guard(lambda _b: self.show(self.index - 1)))
-        self.next.on_click(self.guard(lambda _b: self.show(self.index + 1)))
-        self.slider.observe(self.guard(lambda change: self.show(change["new"])), names="value")
-        self.label = widgets.HTML()
-        legend = widgets.HTML(
+        legend = (
             f'<span style="color:{CURRENT}">●</span> taken now &nbsp; '
             f'<span style="color:{DONE}">●</span> done (numbered in order) &nbsp; '
             f'<span style="color:{WAITING}">●</span> in the frontier &nbsp; '
-            f'<span style="color:{GOAL}">●</span> goal &nbsp; magenta: search tree'
+            f'<span style="color:{GOAL}">●</span> goal &nbsp; halo: search tree'
         )
-        self.widget = widgets.VBox(
-            [
-                view.widget,
-                widgets.HBox([self.play, self.back, self.slider, self.next]),
-                self.label,
-                legend,
-                self.guard.output,
-            ]
-        )
-        self.show(0)
+        frames = [search_frame(step, self.goals) for step in self.steps]
+        super().__init__(view, frames, legend=legend, interval=interval)
 
     @property
     def step(self) -> SearchStep:
         """The step shown."""
         return self.steps[self.index]
-
-    @property
-    def text(self) -> str:
-        """The text under the controls, without markup."""
-        step = self.step
-        return f"Step {step.number} of {len(self.steps) - 1}: {step.note}"
-
-    def show(self, index: int) -> None:
-        """Show step `index` (clamped to the steps available)."""
-        self.index = max(0, min(index, len(self.steps) - 1))
-        if self.slider.value != self.index:
-            self.slider.value = self.index  # comes back here through the observer
-            return
-        self.label.value = f"<b>{self.text}</b>"
-        self.view.set_pieces(replace(self.base, highlighted=frozenset(self.step.tree)))
-
-    def paint(self, layer: Any, geometry: Any, pieces: Any) -> None:
-        """Painter hook: dots for the places of the step shown, order numbers on done ones."""
-        step = self.step
-        colours = step_colours(step, self.goals)
-        by_colour: dict[str, list[tuple[float, float]]] = {}
-        for place, colour in colours.items():
-            by_colour.setdefault(colour, []).append(geometry.positions[place])
-        for colour, points in by_colour.items():
-            xs = [x for x, _ in points]
-            ys = [y for _, y in points]
-            radius = 9 if colour == CURRENT else 7
-            layer.fill_style = colour
-            layer.fill_circles(xs, ys, radius)
-            layer.stroke_style = "#222222"
-            layer.line_width = 1
-            layer.stroke_circles(xs, ys, radius)
-        layer.font = "bold 9px sans-serif"
-        layer.text_align = "center"
-        layer.text_baseline = "middle"
-        layer.fill_style = "#ffffff"
-        for i, place in enumerate(step.done):
-            x, y = geometry.positions[place]
-            layer.fill_text(str(i + 1), x, y)
