@@ -28,14 +28,24 @@ from ..maps import load_map
 
 __all__ = [
     "build_graph",
+    "completion_rates",
+    "count_paths",
+    "count_ways",
     "dfs_order",
     "dijkstra",
+    "euler_circuit",
+    "is_cut",
+    "kruskal",
     "longest",
     "markdown",
+    "odd_cities",
     "pieces",
+    "prim",
     "steiner_weight",
     "ticket_done",
+    "ticket_share",
     "tour_ok",
+    "wilson",
     "world_estimate",
 ]
 
@@ -221,6 +231,158 @@ def tour_ok(routes, cities):
         return False
 
     return walk(cities[0], 1, set())
+
+
+# ------------------------------------------------------------- lesson 7
+def kruskal(places, routes):
+    parent = {p: p for p in places}
+
+    def find(p):
+        while parent[p] != p:
+            parent[p] = parent[parent[p]]  # path halving: skip a level on the way up
+            p = parent[p]
+        return p
+
+    tree = []
+    for a, b, length in sorted(routes, key=lambda route: route[2]):
+        root_a, root_b = find(a), find(b)
+        if root_a != root_b:  # the route joins two pieces
+            parent[root_a] = root_b
+            tree.append((a, b, length))
+    return tree
+
+
+def prim(routes, start):
+    neighbours = {}
+    for a, b, length in routes:
+        neighbours.setdefault(a, []).append((length, b))
+        neighbours.setdefault(b, []).append((length, a))
+    in_tree, total = {start}, 0
+    heap = list(neighbours.get(start, []))
+    heapq.heapify(heap)
+    while heap:
+        length, place = heapq.heappop(heap)
+        if place in in_tree:
+            continue  # both ends are in the tree by now: it would close a cycle
+        in_tree.add(place)
+        total += length
+        for option in neighbours[place]:
+            if option[1] not in in_tree:
+                heapq.heappush(heap, option)
+    return total
+
+
+# ------------------------------------------------------------- lesson 8
+def odd_cities(routes):
+    degree = {}
+    for a, b in routes:
+        degree[a] = degree.get(a, 0) + 1
+        degree[b] = degree.get(b, 0) + 1
+    return {place for place, d in degree.items() if d % 2}
+
+
+def euler_circuit(routes, start):
+    exits = {}
+    for i, (a, b) in enumerate(routes):
+        exits.setdefault(a, []).append((b, i))
+        exits.setdefault(b, []).append((a, i))
+    used = set()
+    walk, circuit = [start], []
+    while walk:
+        place = walk[-1]
+        while exits[place] and exits[place][-1][1] in used:
+            exits[place].pop()  # walked from its other end already
+        if exits[place]:
+            ahead, i = exits[place].pop()
+            used.add(i)
+            walk.append(ahead)  # keep walking
+        else:
+            circuit.append(walk.pop())  # stuck here: this place is final
+    return circuit[::-1]
+
+
+# ------------------------------------------------------------- lesson 9
+def count_ways(graph, a, b):
+    flow = {}  # flow[(u, v)] == 1: one of the ways runs along the route from u to v
+    ways = 0
+    while True:
+        came_from, queue = {a: None}, deque([a])
+        while queue and b not in came_from:
+            u = queue.popleft()
+            for v in graph[u]:
+                # room from u to v: the route is free, or a way runs v -> u and can be undone
+                if v not in came_from and not flow.get((u, v)):
+                    came_from[v] = u
+                    queue.append(v)
+        if b not in came_from:
+            return ways
+        v = b
+        while came_from[v] is not None:  # walk back along the new way, updating the flow
+            u = came_from[v]
+            if flow.get((v, u)):
+                flow[(v, u)] = 0  # cancel the earlier way's use of this route
+            else:
+                flow[(u, v)] = 1
+            v = u
+        ways += 1
+
+
+def is_cut(graph, a, b, routes):
+    claimed = {frozenset(route) for route in routes}
+    seen, queue = {a}, deque([a])
+    while queue:
+        u = queue.popleft()
+        for v in graph[u]:
+            if v not in seen and frozenset((u, v)) not in claimed:
+                seen.add(v)
+                queue.append(v)
+    return b not in seen
+
+
+# ------------------------------------------------------------ lesson 10
+def count_paths(graph, source):
+    distance, paths = {source: 0}, {source: 1}
+    heap, settled = [(0, source)], set()
+    while heap:
+        d, place = heapq.heappop(heap)
+        if place in settled:
+            continue
+        settled.add(place)
+        for ahead, data in graph[place].items():
+            new = d + data["weight"]
+            if ahead not in distance or new < distance[ahead]:
+                distance[ahead], paths[ahead] = new, paths[place]  # shorter: start counting again
+                heapq.heappush(heap, (new, ahead))
+            elif new == distance[ahead]:
+                paths[ahead] += paths[place]  # just as short: more paths
+    return paths
+
+
+def ticket_share(graph, a, b, place):
+    if place in (a, b):
+        return 0
+    from_a = nx.single_source_dijkstra_path_length(graph, a)
+    from_b = nx.single_source_dijkstra_path_length(graph, b)
+    if b not in from_a or place not in from_a or from_a[place] + from_b[place] != from_a[b]:
+        return 0  # the place is on no shortest path of this ticket
+    paths_a, paths_b = count_paths(graph, a), count_paths(graph, b)
+    return paths_a[place] * paths_b[place] / paths_a[b]
+
+
+# ------------------------------------------------------------ lesson 11
+def wilson(successes, trials, z=1.96):
+    p = successes / trials
+    centre = (p + z**2 / (2 * trials)) / (1 + z**2 / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z**2 / (4 * trials**2)) / (1 + z**2 / trials)
+    return centre - half, centre + half
+
+
+def completion_rates(tickets):
+    held, done = {}, {}
+    for length, completed in tickets:
+        held[length] = held.get(length, 0) + 1
+        done[length] = done.get(length, 0) + completed
+    return {length: done[length] / held[length] for length in held}
 
 
 # ------------------------------------------------------------ markdown
