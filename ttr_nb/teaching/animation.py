@@ -18,7 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-__all__ = ["BoardAnimation", "Frame"]
+__all__ = ["BoardAnimation", "Frame", "paint_frame"]
+
+BADGE_OFFSET = 11  # a label's badge sits up and to the right of its place
 
 
 @dataclass(frozen=True)
@@ -91,10 +93,12 @@ def paint_frame(layer: Any, geometry: Any, frame: Frame) -> None:
             layer.stroke_style = colour
             layer.line_width = 3.5
             layer.stroke_polygons(points, points_per_polygon=counts)
+    # The city circles are drawn above this layer, so a marked place shows as a
+    # thick coloured ring around its city, and its label as a badge beside it.
     by_colour: dict[tuple[str, int], list[tuple[float, float]]] = {}
     for place, colour in frame.place_colours.items():
         if place in geometry.positions:
-            radius = 9 if place in frame.big_places else 7
+            radius = 13 if place in frame.big_places else 11
             by_colour.setdefault((colour, radius), []).append(geometry.positions[place])
     for (colour, radius), points in by_colour.items():
         xs = [x for x, _ in points]
@@ -105,14 +109,21 @@ def paint_frame(layer: Any, geometry: Any, frame: Frame) -> None:
         layer.line_width = 1
         layer.stroke_circles(xs, ys, radius)
     if frame.place_labels:
+        badges = [
+            (geometry.positions[place], text)
+            for place, text in frame.place_labels.items()
+            if place in geometry.positions
+        ]
+        xs = [x + BADGE_OFFSET for (x, _), _ in badges]
+        ys = [y - BADGE_OFFSET for (_, y), _ in badges]
+        layer.fill_style = "#222222"
+        layer.fill_circles(xs, ys, 7)
         layer.font = "bold 9px sans-serif"
         layer.text_align = "center"
         layer.text_baseline = "middle"
         layer.fill_style = "#ffffff"
-        for place, text in frame.place_labels.items():
-            if place in geometry.positions:
-                x, y = geometry.positions[place]
-                layer.fill_text(text, x, y)
+        for x, y, (_, text) in zip(xs, ys, badges, strict=True):
+            layer.fill_text(text, x, y)
 
 
 class BoardAnimation:
