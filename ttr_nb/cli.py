@@ -97,6 +97,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise SystemExit(f"ttr-nb tournament: {exc}") from None
     print(result.to_text())
+    print(f"\n{result.seconds:.1f} s, {result.games / max(result.seconds, 1e-9):.1f} games/s")
     if args.plot:
         import matplotlib
 

@@ -313,7 +313,7 @@ class TournamentResult:
     def to_text(self) -> str:
         """The two tables as plain text."""
         lines = [
-            f"{self.games} games on {self.map}, seats rotated ({self.seconds:.1f} s)",
+            f"{self.games} games on {self.map}, seats rotated",
             "",
             f"{'bot':<14}{'games':>6}{'wins':>8}{'win rate (95% CI)':>24}"
             f"{'mean score (95% CI)':>26}{'tickets done':>14}",
