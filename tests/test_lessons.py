@@ -16,13 +16,10 @@ from ttr_nb.teaching import quiz, solutions
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
-RULES_PARTS = [
-    "rules_usa_1_setup_and_cards.ipynb",
-    "rules_usa_2_locomotives_and_claims.ipynb",
-    "rules_usa_3_tickets_and_the_end.ipynb",
-    "rules_usa_4_scoring_and_quiz.ipynb",
-]
-GRAPH_LESSONS = sorted(p.name for p in NOTEBOOKS.glob("graphs_*.ipynb"))
+RULES_PARTS = sorted(p.name for p in NOTEBOOKS.glob("rules_usa_*.ipynb"))
+GRAPH_LESSONS = sorted(
+    (p.name for p in NOTEBOOKS.glob("graphs_*.ipynb")), key=lambda n: int(n.split("_")[1])
+)
 LESSONS = [p.name for p in sorted(NOTEBOOKS.glob("*.ipynb")) if p.name != "app.ipynb"]
 
 
@@ -146,3 +143,33 @@ def test_lesson_helpers_copied_into_solutions_match_the_lesson():
     code = "\n".join(sources(notebook("graphs_3_planning.ipynb"), "code"))
     for helper in (solutions.great_circle_km, solutions.km_per_space):
         assert inspect.getsource(helper).strip() in code
+
+
+def test_index_lists_every_lesson_in_order_and_the_teachers_page_agrees():
+    from ttr_nb.teaching import curriculum
+
+    text = "\n".join(sources(notebook("index.ipynb"), "markdown"))
+    order = [*RULES_PARTS, *GRAPH_LESSONS, "app.ipynb"]
+    positions = [text.find(f"]({name})") for name in order]
+    assert -1 not in positions and positions == sorted(positions)
+    assert [lesson.notebook for lesson in curriculum.LESSONS] == [*RULES_PARTS, *GRAPH_LESSONS]
+    curriculum.check(NOTEBOOKS)  # raises if a lesson, an exercise or a time is wrong
+    # The page's table is the curriculum's, times within 10 minutes of today's estimate
+    # (so that a small edit to a lesson does not make the page wrong).
+    want = curriculum.teacher_table(NOTEBOOKS).splitlines()
+    shown = [line for line in text.splitlines() if line.startswith("| ")]
+    assert len(shown) == len(want), "regenerate the table with curriculum.teacher_table"
+    minutes = re.compile(r"\| (\d+) min \|")
+    for got, expected in zip(shown, want, strict=True):
+        assert minutes.sub("|", got) == minutes.sub("|", expected), expected
+        if minutes.search(expected):
+            a, b = (int(minutes.search(x).group(1)) for x in (got, expected))
+            assert abs(a - b) <= 10, (got, expected)
+
+
+def test_rules_parts_each_fit_in_half_an_hour():
+    from ttr_nb.teaching import curriculum
+
+    assert len(RULES_PARTS) >= 3
+    for name in RULES_PARTS:
+        assert curriculum.estimate_minutes(NOTEBOOKS / name) <= 30, name

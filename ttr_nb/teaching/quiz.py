@@ -243,7 +243,7 @@ USA = Quiz(
         ),
     ],
 )
-"""The quiz at the end of ``notebooks/rules_usa.ipynb``."""
+"""The quiz at the end of the rules (``notebooks/rules_usa_5_ties_and_quiz.ipynb``)."""
 
 QUIZZES: dict[str, Quiz] = {"usa": USA}
 """Every quiz, by the name a notebook passes to :func:`check` and :func:`show`."""
