@@ -243,7 +243,7 @@ USA = Quiz(
         ),
     ],
 )
-"""The quiz at the end of ``notebooks/rules_usa.ipynb``."""
+"""The quiz at the end of the rules (``notebooks/rules_usa_5_ties_and_quiz.ipynb``)."""
 
 WORLD = Quiz(
     "Rails & Sails World: rules quiz",
@@ -335,7 +335,7 @@ WORLD = Quiz(
         ),
     ],
 )
-"""The quiz at the end of ``notebooks/rules_world.ipynb``."""
+"""The quiz at the end of the World rules lessons (``notebooks/rules_world_*.ipynb``)."""
 
 QUIZZES: dict[str, Quiz] = {"usa": USA, "world": WORLD}
 """Every quiz, by the name a notebook passes to :func:`check` and :func:`show`."""

@@ -375,7 +375,8 @@ def score_table(game: Game) -> str:
 def board(game: Game, highlight: Iterable[int] = (), **options: Any) -> BoardWidget:
     """A board widget showing ``game``'s claimed routes, with ``highlight`` highlighted.
 
-    Display ``view.widget``; after changing the game call :func:`refresh`.
+    Display ``view`` (the widget, plus a picture of the board for notebooks read
+    without a kernel); after changing the game call :func:`refresh`.
     ``options`` go to :class:`~ttr_nb.widgets.BoardWidget` (e.g. ``max_width``).
     """
     from ..widgets import BoardWidget
@@ -383,12 +384,23 @@ def board(game: Game, highlight: Iterable[int] = (), **options: Any) -> BoardWid
     options.setdefault("max_width", 760)
     options.setdefault("max_height", 600)
     view = BoardWidget(game.map, **options)
-    refresh(view, game, highlight)
+    _show(view, game, highlight)
     return view
 
 
-def refresh(view: BoardWidget, game: Game, highlight: Iterable[int] = ()) -> None:
-    """Show ``game``'s current claimed routes (and ``highlight``) on ``view``."""
+def refresh(view: BoardWidget, game: Game, highlight: Iterable[int] = ()) -> Any:
+    """Show ``game``'s current claimed routes (and ``highlight``) on ``view``.
+
+    Returns a :class:`~ttr_nb.widgets.board_svg.BoardSnapshot` of the board as
+    it is now: as the last line of a cell it shows nothing in a live notebook
+    (the board above has changed already) and a picture of the changed board
+    in a notebook read without a kernel.
+    """
+    _show(view, game, highlight)
+    return view.snapshot()
+
+
+def _show(view: BoardWidget, game: Game, highlight: Iterable[int]) -> None:
     from ..widgets import BoardPieces
 
     view.set_pieces(

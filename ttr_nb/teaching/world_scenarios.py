@@ -1,4 +1,4 @@
-"""Scripted positions for the Rails & Sails World lesson (``notebooks/rules_world.ipynb``).
+"""Scripted positions for the Rails & Sails World rules lessons (``notebooks/rules_world_*``).
 
 Like :mod:`ttr_nb.teaching.scenarios` (whose editing helpers these positions use),
 each function returns a game set up so that the next action shows one rule; the
