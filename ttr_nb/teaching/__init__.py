@@ -5,8 +5,7 @@
 * :mod:`ttr_nb.teaching.germany` — the same for the Germany lesson: passengers,
   the two ticket decks, the majority table;
 * :mod:`ttr_nb.teaching.quiz` — small multiple-choice quizzes whose answers are
-  stored sealed, checked with ``quiz.check(number, "b")`` (the Germany quiz is
-  :mod:`ttr_nb.teaching.quiz_germany`);
+  stored sealed, checked with ``quiz.check(number, "b")``;
 * :mod:`ttr_nb.teaching.exercises` — checks the learner runs on their own
   graph-algorithm solutions (never raising: they say what is wrong);
 * :mod:`ttr_nb.teaching.plotting` — matplotlib drawings of a board for lessons;
