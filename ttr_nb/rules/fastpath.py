@@ -1,0 +1,278 @@
+"""The engine's fast path: the same legal actions, in the same order, for less work.
+
+:meth:`Rules.legal_actions` runs before every move of every game, and a search bot
+runs it hundreds of thousands of times per decision. The plain way to list the
+claims (kept as the reference, see :meth:`Rules.reference_mode`) asks, for every
+open route, for every way the hand can pay for it. This module lists the same
+actions with less work:
+
+* **Payment classes.** Routes with the same payment class (by default: the cards
+  that fit them and their length) have the same payments for every hand, so the
+  payments are computed once per class and hand (:meth:`Rules.payment_class`).
+* **Memos by hand.** A hand (its card counts) decides its reach, its payments for
+  each class and the claim actions they make; hands recur (a player's hand changes
+  by one or two cards a turn, and a search plays the same positions again and
+  again), so those are remembered per hand, in a bounded memo.
+* **Routes by length.** Only the routes no longer than the hand's reach are
+  looked at, still in map order.
+* **Prebuilt actions.** Card draws, ticket draws and kept-ticket choices are built
+  once and shared (actions are immutable); they are marked as well formed, so
+  :func:`~ttr_nb.actions.shape_problem` does not check their fields again (the
+  rules still check every action before it is carried out).
+* **Log lines by key.** A log line is decided by a few values (the player's name,
+  the action, the face-up card taken, ...): :meth:`Rules.log_key` names them, and
+  the line is built once per key.
+
+Every list this module makes equals the reference's (same actions, same order):
+``tests/test_fastpath.py`` compares them move by move on seeded games of every map,
+and with digests recorded from the engine before the fast path existed.
+
+A variant overrides the hooks it needs; where a variant changes how payments are
+found (:meth:`Rules.payments`) without saying what they depend on
+(:meth:`Rules.payment_class`), each route is its own class, and where it changes how
+actions are described without overriding :meth:`Rules.log_key`, its lines are
+built every time. So a new variant is correct first and fast when it says how.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from ..actions import (
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    Pickups,
+    mark_well_formed,
+)
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..state import GameState, PlayerState
+    from .base import Rules
+
+MEMO_LIMIT = 20_000  # hands (or log keys) remembered before a memo starts afresh
+
+NO_PICKUPS: tuple[Pickups, ...] = ((),)
+"""The pickup options of a claim with nothing to choose (compared by identity)."""
+
+PASS_ONLY = mark_well_formed(Pass())
+
+
+class HandMemo:
+    """What one hand decides: its reach, its payments per class, its claims per route."""
+
+    __slots__ = ("reach", "rows", "claims", "extra")
+
+    def __init__(self, reach: int) -> None:
+        self.reach = reach
+        self.rows: tuple | None = None  # the routes this hand can pay for, with the payments
+        self.claims: dict[int, tuple[ClaimRoute, ...]] = {}
+        self.extra: dict[Hashable, Any] = {}  # a variant's own lists (World: harbor payments)
+
+
+def defined_in(cls: type, name: str) -> type:
+    """The class of ``cls``'s MRO that defines attribute ``name``."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            return klass
+    raise AttributeError(name)
+
+
+class FastPath:
+    """Tables and memos for one :class:`Rules` object (one map); see the module text."""
+
+    def __init__(self, rules: Rules) -> None:
+        from .base import Rules
+
+        self.rules = rules
+        game_map = rules.map
+        cls = type(rules)
+        self.card_ids = tuple(c.id for c in game_map.card_types)
+        self.wild = {c.id: c.wild for c in game_map.card_types}
+        # A variant that finds payments its own way but does not say what they depend on
+        # gets one class per route (correct, if slower).
+        by_route = (
+            defined_in(cls, "payments") is not Rules
+            and defined_in(cls, "payment_class") is Rules
+        )
+        rows = []
+        for route in game_map.routes:
+            klass = ("route", route.id) if by_route else rules.payment_class(route)
+            rows.append((route, route.id, route.length, route.kind, rules.parallel[route.id], klass))
+        longest = max((r.length for r in game_map.routes), default=0)
+        # rows_upto[n]: the routes of length n or less, in map order
+        self.rows_upto = [tuple(row for row in rows if row[2] <= n) for n in range(longest + 1)]
+        self.longest = longest
+        self.hands: dict[tuple[int, ...], HandMemo] = {}
+        self.keeps: dict[tuple[tuple[int, ...], int], tuple[KeepTickets, ...]] = {}
+        self.face_up = {
+            (slot, deck): mark_well_formed(DrawFaceUp(slot, deck))
+            for slot in range(rules.face_up_slots)
+            for deck in rules.deck_names
+        }
+        self.blind = {deck: mark_well_formed(DrawBlind(deck)) for deck in rules.deck_names}
+        self.ticket_draws = {k: mark_well_formed(DrawTickets(k)) for k in range(8)}
+        self.plain_draws = defined_in(cls, "card_draws") is Rules
+        self.plain_keeps = defined_in(cls, "keep_options") is Rules
+        # Log lines are remembered only when log_key is at least as specific as every
+        # method that words an action.
+        key_owner = defined_in(cls, "log_key")
+        self.log_by_key = all(
+            issubclass(key_owner, defined_in(cls, name))
+            for name in ("describe", "pickup_text", "describe_extra")
+        )
+        self.lines: dict[Hashable, str] = {}
+
+    # ----------------------------------------------------------------- hands
+    def hand_memo(self, hand: dict[str, int]) -> HandMemo:
+        """The memo of this hand (by its card counts), made on first use."""
+        key = tuple(map(hand.__getitem__, self.card_ids))
+        memo = self.hands.get(key)
+        if memo is None:
+            if len(self.hands) >= MEMO_LIMIT:
+                self.hands.clear()
+            memo = self.hands[key] = HandMemo(self.rules.claim_reach(hand))
+        return memo
+
+    # --------------------------------------------------------------- listing
+    def legal_actions(self, game: Game) -> list[Any]:
+        """:meth:`Rules.legal_actions` of the base rules, listed the fast way."""
+        rules = self.rules
+        state = game.state
+        if state.phase == "over":
+            return []
+        player = state.players[state.current]
+        if state.pending == "keep_tickets":
+            return self.keep_options(state, player)
+        if state.pending == "second_card":
+            return self.card_draws(state, second=True)
+        actions = self.card_draws(state, second=False)
+        actions.extend(rules.ticket_draws(state))
+        actions.extend(self.claims(state, state.current, player.hand))
+        actions.extend(rules.extra_actions(game))
+        return actions or [PASS_ONLY]
+
+    def claims(self, state: GameState, seat: int, hand: dict[str, int]) -> list[ClaimRoute]:
+        """Every claim open to ``seat`` with ``hand``: routes in map order, then payments in
+        :meth:`Rules.payments` order, then pickups in :meth:`Rules.pickup_options` order."""
+        rules = self.rules
+        memo = self.hand_memo(hand)
+        rows = memo.rows
+        if rows is None:
+            rows = memo.rows = self.payable_rows(hand, memo.reach)
+        if not rows:
+            return []
+        owner = state.owner
+        pieces = state.players[seat].pieces
+        closes = len(state.players) <= rules.closed_parallel_max_players
+        claims_by_route = memo.claims
+        pickup_options = rules.pickup_options
+        no_pickups = NO_PICKUPS
+        out: list[ClaimRoute] = []
+        for route, rid, length, kind, parallel, pays in rows:
+            if rid in owner or pieces.get(kind, 0) < length:
+                continue
+            if parallel:
+                blocked = False
+                for other in parallel:
+                    holder = owner.get(other)
+                    if holder is not None and (closes or holder == seat):
+                        blocked = True
+                        break
+                if blocked:
+                    continue
+            options = pickup_options(state, route)
+            if options is no_pickups:
+                made = claims_by_route.get(rid)
+                if made is None:
+                    made = claims_by_route[rid] = tuple(
+                        mark_well_formed(ClaimRoute.trusted(rid, pay)) for pay in pays
+                    )
+                out.extend(made)
+            else:
+                out.extend(
+                    mark_well_formed(ClaimRoute.trusted(rid, pay, pick))
+                    for pay in pays
+                    for pick in options
+                )
+        return out
+
+    def payable_rows(self, hand: dict[str, int], reach: int) -> tuple:
+        """(route, id, length, kind, parallel ids, payments) of every route within ``reach``
+        that ``hand`` can pay for, in map order (whoever owns it)."""
+        if reach <= 0:
+            return ()
+        payments = self.rules.payments
+        by_class: dict[Hashable, tuple] = {}
+        out = []
+        for route, rid, length, kind, parallel, klass in self.rows_upto[min(reach, self.longest)]:
+            pays = by_class.get(klass)
+            if pays is None:
+                pays = by_class[klass] = tuple(payments(hand, route))
+            if pays:
+                out.append((route, rid, length, kind, parallel, pays))
+        return tuple(out)
+
+    def card_draws(self, state: GameState, second: bool) -> list[Any]:
+        rules = self.rules
+        if not self.plain_draws:
+            return rules.card_draws(state, second)
+        refills = rules.refill_choices(state)
+        table = self.face_up
+        wild = self.wild
+        try:
+            draws: list[Any] = [
+                table[slot, refill]
+                for slot, card in enumerate(state.face_up)
+                if card is not None and not (second and wild[card])
+                for refill in refills
+            ]
+        except KeyError:  # an unusual row (a hand-made position): build them plainly
+            return rules.card_draws(state, second)
+        blind = self.blind
+        draws.extend(blind[d] for d in rules.deck_names if rules.can_draw_blind(state, d))
+        return draws
+
+    def keep_options(self, state: GameState, player: PlayerState) -> list[KeepTickets]:
+        rules = self.rules
+        if not self.plain_keeps:
+            return rules.keep_options(state, player)
+        least = rules.min_keep(state, player)
+        key = (tuple(player.offer), least)
+        made = self.keeps.get(key)
+        if made is None:
+            if len(self.keeps) >= MEMO_LIMIT:
+                self.keeps.clear()
+            made = self.keeps[key] = tuple(
+                mark_well_formed(KeepTickets(combo))
+                for size in range(least, len(player.offer) + 1)
+                for combo in combinations(player.offer, size)
+            )
+        return list(made)
+
+    def ticket_draw(self, long: int) -> DrawTickets:
+        """The shared ``DrawTickets(long)`` action."""
+        made = self.ticket_draws.get(long)
+        return made if made is not None else mark_well_formed(DrawTickets(long))
+
+    # ------------------------------------------------------------------- log
+    def log_line(self, game: Game, action: Any) -> str:
+        """The log line of ``action`` (legal, about to be carried out): :meth:`Rules.describe`,
+        remembered by :meth:`Rules.log_key` where the rules allow it."""
+        rules = self.rules
+        key = rules.log_key(game, action) if self.log_by_key else None
+        if key is None:
+            return rules.describe(game, action)
+        line = self.lines.get(key)
+        if line is None:
+            if len(self.lines) >= MEMO_LIMIT:
+                self.lines.clear()
+            line = self.lines[key] = rules.describe(game, action)
+        return line
+

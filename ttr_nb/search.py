@@ -1,0 +1,353 @@
+"""A bot that searches: determinised Monte Carlo tree search.
+
+How it thinks, in four steps repeated for as long as it may (a time budget per move,
+1 second by default):
+
+1. **Imagine a world.** It cannot see the other players' cards and tickets, nor the
+   order of the decks. It draws them at random, consistently with everything it has
+   seen (:func:`ttr_nb.determinise.determinise`): one *determinisation*, a complete
+   game it can play on.
+2. **Walk down its tree.** The tree holds its own decisions: the root is the decision
+   it has to make now; a child is one of its candidate moves, and below it come its
+   next decisions after that move. Where a node's children have been tried, it
+   picks the move with the best *upper confidence bound* (UCB1): the average result
+   so far plus a bonus that is large for moves tried rarely — so it keeps trying
+   promising moves and now and then checks the neglected ones. The other players'
+   moves in between are played by the rollout policy (they are not in the tree: it
+   cannot know their cards, and it spends its time on its own choices).
+3. **Play it out.** Where the tree ends, it adds one new move, then plays the rest of
+   the imagined game quickly with :class:`~ttr_nb.rollout.PlanFollower` for everyone
+   (follow the shortest paths of one's tickets, like the greedy bot).
+4. **Learn.** The final scores give a result between 0 and 1 (mostly the margin over
+   the best opponent, squashed by a logistic curve), added to every node on the way
+   down.
+
+When time is up it plays the root move it tried most often. Because every iteration
+imagines a new world, a move is judged over many possible hands and decks: this is
+*determinised* MCTS in the information-set style (one tree over many worlds, a node
+counting how often its move was available; Cowling, Powley and Whitehouse, 2012,
+"Information Set Monte Carlo Tree Search").
+
+Candidates. Ticket to Ride lists many near-identical moves (the same route paid in
+several colours, two face-up cards of one colour). A node considers one claim per
+route (paid with the fewest wild cards, then with the colour the player holds most
+of), one face-up draw per kind of card, the blind draws, every ticket draw and keep,
+and a few of each variant move; always including the rollout policy's own move.
+
+Everything goes through the generic game API (``legal_actions``, ``apply``,
+``clone``, ``determinise``), so it plays every variant.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
+from .bots import GreedyBot
+from .determinise import Knowledge
+from .game import Game
+from .rollout import PlanFollower
+
+__all__ = ["Node", "SearchBot", "SearchResult", "reward"]
+
+DEFAULT_BUDGET = 1.0  # seconds per move
+EXPLORATION = 0.7  # UCB1's constant, for results between 0 and 1
+MARGIN_SCALE = 12.0  # points: a margin this large counts as about 73 % of a win
+MAX_PER_KIND = 6  # at most this many candidates of one variant action type
+ROOT_CANDIDATES = 10  # moves compared at the root
+OTHER_CLAIMS = 2  # claims off the plan worth a look (the longest: points, or a block)
+
+
+def reward(scores: list[int], seat: int) -> float:
+    """A game's result for ``seat`` between 0 and 1: the logistic curve of its margin over
+    the best other player (0.5 for a tie), so a narrow win is worth a little more than
+    half and a big one almost 1.
+
+    >>> reward([100, 100], 0), round(reward([112, 100], 0), 2), round(reward([88, 100], 0), 2)
+    (0.5, 0.73, 0.27)
+    """
+    best_other = max(s for i, s in enumerate(scores) if i != seat)
+    return 1 / (1 + math.exp(-(scores[seat] - best_other) / MARGIN_SCALE))
+
+
+@dataclass(eq=False)
+class Node:
+    """One of the searching player's decisions in the tree.
+
+    Attributes
+    ----------
+    action : Any
+        The move that led here (None at the root).
+    visits : int
+        Iterations that went through this node.
+    total : float
+        Sum of their results.
+    available : int
+        Iterations in which this node's move was a candidate at its parent (UCB1
+        uses it in place of the parent's visits: in some worlds a move is not legal).
+    children : dict
+        Action -> Node.
+    """
+
+    action: Any = None
+    parent: Node | None = None
+    visits: int = 0
+    total: float = 0.0
+    available: int = 0
+    children: dict[Any, Node] = field(default_factory=dict)
+
+    @property
+    def mean(self) -> float:
+        """Average result of the iterations through this node (0.5 before any)."""
+        return self.total / self.visits if self.visits else 0.5
+
+    def ucb(self, exploration: float) -> float:
+        return self.mean + exploration * math.sqrt(math.log(max(self.available, 1)) / self.visits)
+
+    def best_child(self) -> Node | None:
+        """The child tried most often (ties: the better average)."""
+        if not self.children:
+            return None
+        return max(self.children.values(), key=lambda c: (c.visits, c.mean))
+
+    def size(self) -> int:
+        """Nodes in this subtree."""
+        return 1 + sum(child.size() for child in self.children.values())
+
+
+@dataclass
+class SearchResult:
+    """What one search found: the move, the tree, and how much work it took.
+
+    Attributes
+    ----------
+    action : Any
+        The move chosen.
+    root : Node
+        The tree: the root's children are the candidate moves.
+    worlds : int
+        Worlds imagined (each root candidate still in the race played once in each).
+    playouts : int
+        Imagined games played to the end.
+    seconds : float
+        Time spent (on the bot's clock).
+    seat : int
+        The player who searched.
+    rounds : list of list
+        The candidates still in the race at the start of each round of sequential
+        halving (the last round's winner is the move).
+    """
+
+    action: Any
+    root: Node
+    worlds: int
+    playouts: int
+    seconds: float
+    seat: int
+    rounds: list[list[Node]] = field(default_factory=list)
+
+
+class SearchBot:
+    """Determinised Monte Carlo tree search (see the module text).
+
+    Parameters
+    ----------
+    seed : int
+        Seeds the worlds it imagines and its rollouts.
+    budget : float
+        Seconds of thinking per move (default 1).
+    worlds : int, optional
+        Imagine this many worlds instead of watching the clock (reproducible, for
+        tests and lessons).
+    clock : callable, optional
+        The clock the budget is measured on: ``time.perf_counter`` (wall time, the
+        default: what a person waits) or ``time.process_time`` (CPU time of this
+        process: the same strength on a busy machine, for benchmarks).
+    exploration : float
+        UCB1's exploration constant below the root.
+    """
+
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        budget: float = DEFAULT_BUDGET,
+        worlds: int | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+        exploration: float = EXPLORATION,
+    ) -> None:
+        if worlds is None and not budget > 0:
+            raise ValueError(f"the time budget must be positive, not {budget!r}")
+        if worlds is not None and worlds < 1:
+            raise ValueError(f"at least one world must be imagined, not {worlds!r}")
+        self.rng = random.Random(seed)
+        self.budget = budget
+        self.worlds = worlds
+        self.clock = clock
+        self.exploration = exploration
+        self.policy = PlanFollower(seed)
+        self.greedy = GreedyBot(seed)
+        self.last: SearchResult | None = None
+
+    def choose(self, game: Game) -> Any:
+        """The move to play now (the search's best; a forced move at once)."""
+        return self.search(game).action
+
+    def search(self, game: Game) -> SearchResult:
+        """Search from ``game``'s position for its current player; the result (with the
+        tree) is kept in ``self.last`` too (the lessons draw it)."""
+        clock = self.clock
+        start = clock()
+        seat = game.current_player
+        root = Node()
+        legal = game.legal_actions()
+        self.policy.reset()
+        options = self.candidates(game, legal, ROOT_CANDIDATES, also=self.greedy.choose(game))
+        if len(options) == 1:
+            self.last = SearchResult(options[0], root, 0, 0, clock() - start, seat)
+            return self.last
+        for action in options:
+            root.children[action] = Node(action, root)
+        knowledge = Knowledge.of(game, seat)
+        racing = list(root.children.values())
+        rounds = max(1, math.ceil(math.log2(len(racing))))
+        worlds = playouts = 0
+        history = []
+        for r in range(rounds):
+            history.append(list(racing))
+            end_time = start + self.budget * (r + 1) / rounds
+            end_worlds = None if self.worlds is None else self.worlds * (r + 1) // rounds
+            first = True
+            while first or (
+                clock() < end_time if end_worlds is None else worlds < end_worlds
+            ):
+                first = False
+                world = knowledge.sample(self.rng)
+                seed = self.rng.getrandbits(32)
+                for child in racing:
+                    self.playout(child, world.clone(), seed, seat)
+                    playouts += 1
+                worlds += 1
+            if r < rounds - 1:
+                racing.sort(key=lambda c: (c.mean, c.visits), reverse=True)
+                racing = racing[: math.ceil(len(racing) / 2)]
+        best = max(racing, key=lambda c: (c.mean, c.visits))
+        self.last = SearchResult(
+            best.action, root, worlds, playouts, clock() - start, seat, history
+        )
+        return self.last
+
+    # --------------------------------------------------------------- playing
+    def playout(self, child: Node, world: Game, seed: int, seat: int) -> float:
+        """Play root move ``child`` in ``world`` and on to the end: the searching player's
+        later decisions walk down ``child``'s subtree (UCB1, adding one node), everyone
+        else and everything past the tree follow the rollout policy."""
+        policy = self.policy
+        policy.reset()
+        policy.rng.seed(seed)
+        world.apply(child.action)
+        node = child
+        path = [child]
+        expanded = False
+        while not world.is_over:
+            if world.current_player != seat or expanded:
+                world.apply(policy.choose(world))
+                continue
+            allowed = 1 + int(math.sqrt(node.visits))  # progressive widening
+            options = self.candidates(world, world.legal_actions(), allowed)
+            for action in options:
+                known = node.children.get(action)
+                if known is not None:
+                    known.available += 1
+            untried = [a for a in options if a not in node.children]
+            if untried:
+                nxt = node.children[untried[0]] = Node(untried[0], node, available=1)
+                expanded = True
+            else:
+                exploration = self.exploration
+                nxt = max((node.children[a] for a in options), key=lambda c: c.ucb(exploration))
+            world.apply(nxt.action)
+            node = nxt
+            path.append(node)
+        result = reward([row["total"] for row in world.scores()], seat)
+        child.parent.visits += 1 if child.parent is not None else 0
+        for visited in path:
+            visited.visits += 1
+            visited.total += result
+        return result
+
+    # ----------------------------------------------------------- candidates
+    def candidates(
+        self, game: Game, legal: list[Any], limit: int, also: Any = None
+    ) -> list[Any]:
+        """At most ``limit`` moves worth trying, most promising first: the rollout policy's
+        move (and ``also``), claims of planned routes (longest first), ticket draws, card
+        draws the plan needs, other draws, the longest other claims, variant moves, ticket
+        keeps; one claim per route and one draw per kind of card (see the module text)."""
+        if len(legal) <= 1:
+            return legal
+        state = game.state
+        seat = state.current
+        hand = state.players[seat].hand
+        cards = game.rules.cards
+        route_by_id = game.map.route_by_id
+        preferred = self.policy.choose(game)
+        wanted = self.policy.wanted(game, seat) if state.phase == "play" else set()
+        needed = {(route_by_id[r].kind, route_by_id[r].color) for r in wanted}
+        claims: dict[int, tuple[tuple[int, int], ClaimRoute]] = {}
+        face_up: dict[tuple[str, str], Any] = {}
+        blind: list[Any] = []
+        tickets: list[Any] = []
+        variant: dict[type, list[Any]] = {}
+        for action in legal:
+            kind = type(action)
+            if kind is ClaimRoute:
+                wilds = sum(n for c, n in action.cards if cards[c].wild)
+                plain = max((hand[c] for c, _ in action.cards if not cards[c].wild), default=0)
+                key = (-wilds, plain)
+                old = claims.get(action.route)
+                if old is None or key > old[0]:
+                    claims[action.route] = (key, action)
+            elif kind is DrawFaceUp:
+                face_up.setdefault((state.face_up[action.slot], action.refill), action)
+            elif kind is DrawBlind:
+                blind.append(action)
+            elif kind in (DrawTickets, KeepTickets, Pass):
+                tickets.append(action)
+            else:
+                variant.setdefault(kind, []).append(action)
+        by_length = sorted(
+            (action for _, action in claims.values()),
+            key=lambda a: -route_by_id[a.route].length,
+        )
+        planned = [a for a in by_length if a.route in wanted]
+        others = [a for a in by_length if a.route not in wanted][:OTHER_CLAIMS]
+        useful_draws = []
+        other_draws = []
+        for (card_id, _refill), action in face_up.items():
+            card = cards[card_id]
+            if (card.deck, card.color) in needed or card.wild:
+                useful_draws.append(action)
+            else:
+                other_draws.append(action)
+        spread = []
+        for actions in variant.values():
+            if len(actions) > MAX_PER_KIND:
+                step = (len(actions) - 1) / (MAX_PER_KIND - 1)
+                actions = [actions[round(i * step)] for i in range(MAX_PER_KIND)]
+            spread.extend(actions)
+        order = [preferred, also, *planned, *tickets, *useful_draws, *blind, *others]
+        order += [*other_draws, *spread]
+        out: list[Any] = []
+        for action in order:
+            if action is not None and action not in out:
+                out.append(action)
+                if len(out) >= limit:
+                    break
+        return out
