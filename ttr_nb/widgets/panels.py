@@ -7,7 +7,7 @@ only swaps HTML strings. Every colour shown also carries its letter.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..game import Game
@@ -149,14 +149,19 @@ def describe_payment(game_map: Map, cards: Sequence[tuple[str, int]]) -> str:
     return " + ".join(parts) or "no cards"
 
 
-def hand_html(game_map: Map, hand: dict[str, int], title: str) -> str:
+def hand_html(
+    game_map: Map,
+    hand: dict[str, int],
+    title: str,
+    name: Callable[[CardType], str] = card_name,
+) -> str:
     rows = []
     for card in game_map.card_types:
         count = hand.get(card.id, 0)
         cls = "ttr-hand-row" + (" ttr-zero" if count == 0 else "")
         rows.append(
             f'<span class="{cls}" data-card="{html.escape(card.id)}">'
-            f"{chip(card.color)}{html.escape(card_name(card))} × <b>{count}</b></span>"
+            f"{chip(card.color)}{html.escape(name(card))} × <b>{count}</b></span>"
         )
     total = sum(hand.values())
     return (
@@ -171,14 +176,26 @@ def ticket_text(game_map: Map, ticket_id: int) -> str:
     return f"{places} ({ticket.points} points)"
 
 
-def tickets_html(game: Game, seat: int, title: str) -> str:
+def tickets_html(
+    game: Game,
+    seat: int,
+    title: str,
+    text: Callable[[int], str] | None = None,
+    progress: Callable[[int], str | None] | None = None,
+) -> str:
+    """The tickets of ``seat`` with their state; ``text`` and ``progress`` (plain text per
+    ticket id) let a variant word them, e.g. a tour's cities in order and how far it is."""
     status = game.ticket_status(seat)
     if not status:
         return f"<h3>{html.escape(title)}</h3><div class='ttr-note'>No tickets yet.</div>"
     items = []
     for ticket_id, done in status:
         mark = '<span class="ttr-done">✓ done</span>' if done else '<span class="ttr-open">○</span>'
-        items.append(f"<li>{mark} {html.escape(ticket_text(game.map, ticket_id))}</li>")
+        how = progress(ticket_id) if progress else None
+        if how:
+            mark = f'<span class="{"ttr-done" if done else "ttr-open"}">{html.escape(how)}</span>'
+        words = text(ticket_id) if text else ticket_text(game.map, ticket_id)
+        items.append(f"<li data-ticket='{ticket_id}'>{mark} {html.escape(words)}</li>")
     done_count = sum(1 for _, d in status if d)
     return (
         f"<h3>{html.escape(title)} ({done_count} of {len(status)} completed)</h3>"
@@ -225,13 +242,21 @@ def scores_html(
 
 
 def supply_html(game: Game) -> str:
+    """Cards left in each deck and its discards, and tickets left."""
     state = game.state
     tickets = sum(len(v) for v in state.ticket_decks.values())
-    parts = [
-        f"Deck: <b>{len(state.deck)}</b> cards",
-        f"discards: <b>{len(state.discard)}</b>",
-        f"tickets left: <b>{tickets}</b>",
-    ]
+    decks = game.rules.deck_names
+    parts = []
+    for deck in decks:
+        pile, discard = game.rules.piles(state, deck)
+        if len(decks) == 1:
+            parts += [f"Deck: <b>{len(pile)}</b> cards", f"discards: <b>{len(discard)}</b>"]
+        else:
+            parts.append(
+                f"{deck.capitalize()} deck: <b>{len(pile)}</b> cards "
+                f"(<b>{len(discard)}</b> discarded)"
+            )
+    parts.append(f"tickets left: <b>{tickets}</b>")
     return "<div class='ttr-note'>" + " · ".join(parts) + "</div>"
 
 
@@ -340,9 +365,13 @@ COMPONENT_NAMES = {
 }
 
 
-def result_html(game: Game, sections: Sequence[str] = ()) -> str:
+def result_html(
+    game: Game, sections: Sequence[str] = (), text: Callable[[int], str] | None = None
+) -> str:
     """The end screen: who won and why, the score by parts, every player's tickets
-    (the bots' too, revealed now), the longest trails, how the game ended."""
+    (the bots' too, revealed now; ``text`` words a ticket), the longest trails, how the
+    game ended."""
+    words = text or (lambda ticket_id: ticket_text(game.map, ticket_id))
     result = game.result()
     if result is None:
         return ""
@@ -383,8 +412,8 @@ def result_html(game: Game, sections: Sequence[str] = ()) -> str:
     for seat, player in enumerate(state.players):
         done = [t for t, ok in game.ticket_status(seat) if ok]
         missed = [t for t, ok in game.ticket_status(seat) if not ok]
-        done_text = ", ".join(html.escape(ticket_text(game.map, t)) for t in done) or "none"
-        missed_text = ", ".join(html.escape(ticket_text(game.map, t)) for t in missed) or "none"
+        done_text = ", ".join(html.escape(words(t)) for t in done) or "none"
+        missed_text = ", ".join(html.escape(words(t)) for t in missed) or "none"
         tickets.append(
             f"<li>{player_chip(seat)}<b>{html.escape(player.name)}</b>: completed "
             f"{len(done)} — {done_text}; <span class='ttr-missed'>missed {len(missed)} — "

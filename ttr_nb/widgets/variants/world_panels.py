@@ -1,0 +1,371 @@
+"""The panels only Rails & Sails World has: the secret supply of pieces, harbors, exchanges
+and the tour shown on the board.
+
+Each panel reads the shown game and the legal actions (a :class:`Shown`) and
+acts through the app (``act`` / ``act_one_of``), so every choice is a legal
+action with its reason when refused. :class:`~.world.WorldUI` composes them.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from ...rules.world import CHOOSE_SUPPLY, BuildHarbor, ChooseSupply, ExchangePieces
+from ...rules.world_cards import HARBOR_SHIP_CARDS, HARBOR_TRAIN_CARDS
+from .. import panels
+from ..controls import Note, button, count, offer_choices
+from ..world_board import TourChain
+from .base import Shown
+
+if TYPE_CHECKING:
+    from ...game import Game
+    from ..app import GameApp
+
+NO_TOUR = -1
+HARBOR_COST = (
+    f"{HARBOR_TRAIN_CARDS} Train + {HARBOR_SHIP_CARDS} Ship cards of one colour, each with "
+    "the harbor symbol ⚓ (Wilds replace any)"
+)
+
+
+def why_not_now(shown: Shown) -> str | None:
+    """Why the player cannot act at all now (or None): over, the past, a bot's turn."""
+    view = shown.view
+    if view is None or view.is_over:
+        return "The game is over."
+    if shown.in_past:
+        return "You are looking at an earlier move: go to the latest move to play."
+    if not shown.acting:
+        return "Wait for your turn."
+    if view.state.pending is not None:
+        return "Finish the current step first."
+    return None
+
+
+def neutral_supply(view: Game) -> ChooseSupply:
+    """The choice first shown to every chooser: trains and ships in the proportion of the
+    full sets (20 and 40), so that it never carries another player's choice."""
+    rules: Any = view.rules
+    full = rules.full_pieces
+    trains = round(rules.supply * full["train"] / (full["train"] + full["ship"]))
+    return ChooseSupply(trains, rules.supply - trains)
+
+
+class SupplyPanel:
+    """At setup, each player keeps 60 of their 75 pieces, secretly.
+
+    In a hot-seat game several humans choose in turn on one screen: the panel
+    never shows a choice made (only who has chosen), and each chooser starts
+    from the same neutral proposal, not from the previous chooser's.
+    """
+
+    def __init__(self, app: GameApp) -> None:
+        self.app = app
+        self.title = widgets.HTML()
+        self.picker = widgets.Dropdown(
+            description="Keep:",
+            options=[],
+            layout=widgets.Layout(width="auto", max_width="100%"),
+            _dom_classes=["ttr-supply-picker"],
+        )
+        self.keep_button = button("Keep this supply (secret)", "ttr-choose-supply")
+        self.keep_button.style.button_color = "#cfe8cf"
+        self.keep_button.on_click(app.guard(lambda _b: self._keep()))
+        self.who_html = widgets.HTML(_dom_classes=["ttr-supply-who"])
+        self.note = Note("ttr-supply-note")
+        self.widget = widgets.VBox(
+            [
+                self.title,
+                widgets.HBox(
+                    [self.picker, self.keep_button], layout=widgets.Layout(flex_flow="row wrap")
+                ),
+                self.who_html,
+                self.note.widget,
+            ],
+            _dom_classes=["ttr-panel", "ttr-supply-choice"],
+        )
+        self._chooser: tuple[int, int] | None = None  # (game, seat) the picker was set for
+
+    def render(self, shown: Shown) -> None:
+        view = shown.view
+        choosing = bool(
+            view is not None and not view.is_over and view.state.pending == CHOOSE_SUPPLY
+        )
+        self.widget.layout.display = "" if choosing else "none"
+        if not choosing or view is None:
+            self._chooser = None
+            return
+        rules: Any = view.rules
+        state = view.state
+        seat = state.current
+        name = state.players[seat].name
+        full = rules.full_pieces
+        self.title.value = (
+            f"<h3>{html.escape(name)}: choose your {rules.supply} pieces</h3>"
+            f"<div class='ttr-note'>Keep exactly {rules.supply} of your {full['train']} trains "
+            f"and {full['ship']} ships. The rest wait in your box: later, swapping pieces with "
+            "the box costs 1 point each. Nobody sees your choice until everyone has chosen"
+            " (hot seat: the others look away).</div>"
+        )
+        options = [a for a in shown.legal if isinstance(a, ChooseSupply)]
+        if not options:  # not a human's choice now: show the range, choose nothing
+            options = rules.supply_options()
+        offer_choices(self.picker, [(f"{a.trains} trains and {a.ships} ships", a) for a in options])
+        if self._chooser != (id(self.app.game), seat):
+            self._chooser = (id(self.app.game), seat)
+            neutral = neutral_supply(view)
+            self.picker.value = neutral if neutral in options else options[0]
+        can = shown.acting and bool(shown.legal)
+        self.picker.disabled = self.keep_button.disabled = not can
+        self.keep_button.tooltip = "Keep this supply" if can else (why_not_now(shown) or "")
+        marks = []
+        for i, choice in enumerate(state.extras.get("supply_choices") or []):
+            if choice is not None:
+                what = "chosen"
+            elif i == seat:
+                what = "choosing now"
+            else:
+                what = "waiting"
+            player = html.escape(state.players[i].name)
+            marks.append(f"{panels.player_chip(i)}{player}: {what}")
+        self.who_html.value = f"<div class='ttr-note'>{' · '.join(marks)}</div>"
+
+    def _keep(self) -> None:
+        action = self.picker.value
+        if action is None:
+            self.note.show("Choose how many trains and ships to keep first.", bad=True)
+            return
+        self.app.act(action, self.note)
+
+
+class HarborPanel:
+    """Build a harbor: choose the city among those allowed, then the cards (asked)."""
+
+    def __init__(self, app: GameApp) -> None:
+        self.app = app
+        self.info = widgets.HTML()
+        self.city_picker = widgets.Dropdown(
+            description="City:",
+            options=[],
+            layout=widgets.Layout(width="auto", max_width="100%"),
+            _dom_classes=["ttr-harbor-city"],
+        )
+        self.build_button = button("Build a harbor", "ttr-build-harbor")
+        self.build_button.on_click(app.guard(lambda _b: self._build()))
+        self.why_html = widgets.HTML(_dom_classes=["ttr-harbor-why"])
+        self.note = Note("ttr-harbor-note")
+        self.widget = widgets.VBox(
+            [
+                self.info,
+                widgets.HBox(
+                    [self.city_picker, self.build_button],
+                    layout=widgets.Layout(flex_flow="row wrap"),
+                ),
+                self.why_html,
+                self.note.widget,
+            ],
+            _dom_classes=["ttr-harbor"],
+        )
+        self._builds: dict[str, list[BuildHarbor]] = {}
+
+    def render(self, shown: Shown, seat: int) -> None:
+        view = shown.view
+        assert view is not None
+        rules: Any = view.rules
+        player = view.state.players[seat]
+        left = player.extras["harbors_left"]
+        built = sorted(c for c, s in view.state.extras["harbors"].items() if s == seat)
+        names = ", ".join(view.map.place_name(c) for c in built) or "none yet"
+        points = " / ".join(str(p) for p in rules.harbor_points[1:])
+        self.info.value = (
+            f"<h3>Build a harbor</h3><div class='ttr-note'>Cost: {html.escape(HARBOR_COST)}. "
+            "Only in a port city (ringed on the board) that one of your routes reaches; one "
+            f"harbor per city. At the end each harbor scores {points} for 1 / 2 / 3 or more "
+            f"of your completed tickets naming its city; each harbor not built costs "
+            f"{rules.unbuilt_harbor_penalty}.<br>Built: <b>{html.escape(names)}</b>; "
+            f"<b>{left}</b> of {rules.harbors_each} left.</div>"
+        )
+        builds: dict[str, list[BuildHarbor]] = {}
+        for action in shown.legal:
+            if isinstance(action, BuildHarbor):
+                builds.setdefault(action.city, []).append(action)
+        self._builds = builds
+        offer_choices(
+            self.city_picker,
+            [
+                (f"{view.map.place_name(c)} ({count(len(ways), 'way')} to pay)", c)
+                for c, ways in sorted(builds.items(), key=lambda kv: view.map.place_name(kv[0]))
+            ],
+        )
+        can = bool(builds)
+        self.city_picker.disabled = self.build_button.disabled = not can
+        self.city_picker.layout.display = "" if can else "none"
+        self.build_button.tooltip = (
+            "Build a harbor in the chosen city (you choose the cards next)"
+            if can
+            else self._why_not(shown, seat)
+        )
+        standing = not can and shown.acting and view.state.pending is None
+        self.why_html.value = (
+            f"<div class='ttr-note'>{html.escape(self._why_not(shown, seat))}</div>"
+            if standing
+            else ""
+        )
+
+    def _why_not(self, shown: Shown, seat: int) -> str:
+        reason = why_not_now(shown)
+        if reason:
+            return reason
+        view = shown.view
+        assert view is not None
+        rules: Any = view.rules
+        state = view.state
+        player = state.players[seat]
+        if not player.extras["harbors_left"]:
+            return f"You have built all {rules.harbors_each} of your harbors."
+        if not rules.harbor_cities(state, seat):
+            return (
+                "No harbor is possible yet: claim a route into a port city without a harbor "
+                "(port cities have a ring on the board)."
+            )
+        return f"You cannot pay for a harbor yet: it takes {HARBOR_COST}."
+
+    def _build(self) -> None:
+        city = self.city_picker.value
+        ways = self._builds.get(city) if city is not None else None
+        if not ways:
+            self.note.show("No harbor can be built now.", bad=True)
+            return
+        self.app.act_one_of(ways, self.note)
+
+
+class ExchangePanel:
+    """Swap pieces of the supply for pieces of the other kind in the box (−1 point each)."""
+
+    def __init__(self, app: GameApp) -> None:
+        self.app = app
+        self.info = widgets.HTML()
+        self.picker = widgets.Dropdown(
+            description="Swap:",
+            options=[],
+            layout=widgets.Layout(width="auto", max_width="100%"),
+            _dom_classes=["ttr-exchange-picker"],
+        )
+        self.picker.observe(app.guard(lambda _c: self._label_button()), names="value")
+        self.exchange_button = button("Exchange", "ttr-exchange")
+        self.exchange_button.on_click(app.guard(lambda _b: self._exchange()))
+        self.note = Note("ttr-exchange-note")
+        self.widget = widgets.VBox(
+            [
+                self.info,
+                widgets.HBox(
+                    [self.picker, self.exchange_button],
+                    layout=widgets.Layout(flex_flow="row wrap"),
+                ),
+                self.note.widget,
+            ],
+            _dom_classes=["ttr-exchange-box"],
+        )
+        self._cost = 1
+
+    def render(self, shown: Shown, seat: int) -> None:
+        view = shown.view
+        assert view is not None
+        rules: Any = view.rules
+        self._cost = rules.exchange_cost
+        player = view.state.players[seat]
+        box = panels.pieces_text(player.extras["box"])
+        done = player.extras["exchanged"]
+        self.info.value = (
+            "<h3>Exchange pieces</h3><div class='ttr-note'>Take pieces of one kind from your "
+            "box and put as many of the other kind back; each piece costs "
+            f"{count(self._cost, 'point')} and the exchange is your whole turn. In your box: "
+            f"<b>{html.escape(box)}</b>"
+            + (f"; exchanged so far: {done} (−{done * self._cost})" if done else "")
+            + ".</div>"
+        )
+        ui = self.app.ui
+        options = [(ui.label(view, a), a) for a in shown.legal if isinstance(a, ExchangePieces)]
+        offer_choices(self.picker, options)
+        can = bool(options)
+        self.picker.disabled = self.exchange_button.disabled = not can
+        self.picker.layout.display = "" if can else "none"
+        self._label_button()
+        if can:
+            self.exchange_button.tooltip = "Make the chosen exchange (it ends your turn)"
+        else:
+            self.exchange_button.tooltip = why_not_now(shown) or (
+                "Your box holds no piece to take, or your supply none to put back."
+            )
+
+    def _label_button(self) -> None:
+        action = self.picker.value
+        self.exchange_button.description = (
+            f"Exchange (−{count(action.count * self._cost, 'point')})"
+            if isinstance(action, ExchangePieces)
+            else "Exchange"
+        )
+
+    def _exchange(self) -> None:
+        action = self.picker.value
+        if action is None:
+            self.note.show("No exchange is possible now.", bad=True)
+            return
+        self.app.act(action, self.note)
+
+
+class TourPicker:
+    """Show one of the viewer's tours (held or offered) on the board, its cities numbered."""
+
+    def __init__(self, app: GameApp) -> None:
+        self.app = app
+        self.chain: TourChain | None = None
+        self.picker = widgets.Dropdown(
+            description="Tour on the board:",
+            options=[("(none)", NO_TOUR)],
+            value=NO_TOUR,
+            style={"description_width": "initial"},
+            layout=widgets.Layout(width="auto", max_width="100%"),
+            _dom_classes=["ttr-tour-picker"],
+        )
+        self.picker.observe(app.guard(self._on_pick), names="value")
+        self.widget = widgets.VBox([self.picker], _dom_classes=["ttr-tours"])
+        self._syncing = False
+
+    def render(self, view: Game, seat: int) -> None:
+        player = view.state.players[seat]
+        tours = [t for t in [*player.tickets, *player.offer] if self._is_tour(view, t)]
+        options = [("(none)", NO_TOUR)] + [
+            (" → ".join(view.map.place_name(c) for c in view.map.ticket_by_id[t].cities), t)
+            for t in dict.fromkeys(tours)
+        ]
+        self.widget.layout.display = "" if tours else "none"
+        if list(self.picker.options) == options:
+            return
+        keep = self.picker.value if any(v == self.picker.value for _, v in options) else NO_TOUR
+        self._syncing = True
+        try:
+            self.picker.options = options
+            self.picker.value = keep
+        finally:
+            self._syncing = False
+        self._show(keep)
+
+    def _is_tour(self, view: Game, ticket_id: int) -> bool:
+        return bool(view.map.ticket_by_id[ticket_id].tour_values)
+
+    def _on_pick(self, change: dict[str, Any]) -> None:
+        if not self._syncing:
+            self._show(change["new"])
+
+    def _show(self, ticket_id: int) -> None:
+        if self.chain is None:
+            return
+        wanted = None if ticket_id == NO_TOUR else ticket_id
+        shown = self.chain.cities
+        target = () if wanted is None else self.chain.board.map.ticket_by_id[wanted].cities
+        if shown != target:
+            self.chain.show(wanted)
