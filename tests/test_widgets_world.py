@@ -103,8 +103,8 @@ def test_supply_choice_comes_after_the_tickets_above_the_cards(app: GameApp) -> 
     app.bots_until_human()
     assert app.view.state.players[0].pieces == {"train": 15, "ship": 45}
     assert supply.widget.layout.display == "none"
-    assert "15 trains, 45 ships" in app.scores_html.value  # revealed together
-    assert "10 trains, 5 ships" in app.scores_html.value  # the box
+    assert "15 trains<br>45 ships" in app.scores_html.value  # revealed together
+    assert "In your box: <b>10 trains, 5 ships</b>" in app.ui.exchange.info.value
 
 
 def test_hot_seat_humans_never_see_each_others_supply() -> None:
@@ -122,7 +122,7 @@ def test_hot_seat_humans_never_see_each_others_supply() -> None:
     assert "13 trains" not in shown and "47 ships" not in shown
     first, second = (p.name for p in app.view.state.players[:2])
     assert f"{first}: chosen" in shown and f"{second}: choosing now" in shown
-    assert "chosen" in app.scores_html.value and "25 trains, 50 ships" in app.scores_html.value
+    assert "25 trains<br>50 ships" in app.scores_html.value  # nobody's supply yet
     choose(app, 24)
     app.bot_step()
     assert app.view.state.phase == "play"
@@ -194,7 +194,13 @@ def test_card_names_and_payments_read_well(app: GameApp) -> None:
     assert names["ship-red"] == "red Ship ⚓"
     assert names["train-red-harbor"] == "red Train ⚓" and names["train-red"] == "red Train"
     assert names["wild"] == "Wild"
-    assert "red Double-Ship" in app.hand.hand_html.value
+    # The hand: one line per deck, only the kinds held (25 kinds would bury them).
+    set_hand(app.game, 0, **{"ship2-red": 2, "train-black": 1})
+    app.refresh()
+    hand = app.hand.hand_html.value
+    assert "Train cards (1):" in hand and "Ship cards (2):" in hand
+    assert "red Double-Ship × <b>2</b>" in hand and "black Train × <b>1</b>" in hand
+    assert "white Train" not in hand
     # A Double-Ship paying two spaces of a 3-space ship route, and an overpayment by one.
     route = route_between(app.game, "honolulu", "los-angeles")  # 3 yellow ship spaces
     set_hand(app.game, 0, **{"ship2-yellow": 2, "ship-yellow": 1, "wild": 1})
@@ -245,7 +251,7 @@ def test_harbor_panel_says_why_not_then_builds_after_choosing_the_cards(app: Gam
     assert app.view.state.extras["harbors"]["lima"] == 0
     assert "Lima" in harbor.info.value and "<b>2</b> of 3 left" in harbor.info.value
     assert "harbor of Ann" in app.board.describe("city", "lima")
-    assert "Lima; 2 left" in app.scores_html.value
+    assert "<span title='Lima'>1 of 3</span>" in app.scores_html.value
 
 
 def test_a_refused_harbor_names_the_rule_and_changes_nothing(app: GameApp) -> None:
@@ -260,7 +266,7 @@ def test_a_refused_harbor_names_the_rule_and_changes_nothing(app: GameApp) -> No
 def test_exchange_shows_its_cost_and_takes_the_turn(app: GameApp) -> None:
     to_play(app, trains=20)
     exchange = app.ui.exchange
-    assert "In your box: <b>5 trains, 10 ships</b>" in exchange.info.value
+    assert "box: <b>5 trains, 10 ships</b>" in exchange.info.value
     labels = [label for label, _ in exchange.picker.options]
     assert "Exchange 1 ship for 1 train from the box (−1 point)" in labels
     assert "Exchange 3 trains for 3 ships from the box (−3 points)" in labels
@@ -284,7 +290,7 @@ def test_tours_read_as_ordered_chains_and_show_on_the_board(app: GameApp) -> Non
     chain = " → ".join(f"{i}. {n}" for i, n in enumerate(names, start=1))
     tickets = html.unescape(app.hand.tickets_html.value)
     assert f"Tour {chain} ({ticket.tour_values['in_order']} in this order" in tickets
-    assert f"○ not joined yet (−{ticket.tour_values['penalty']})" in tickets
+    assert f"not joined yet: −{ticket.tour_values['penalty']}" in tickets
     picker = app.ui.tours.picker
     assert (" → ".join(names), tour) in picker.options
     picker.value = tour
@@ -317,5 +323,5 @@ def test_end_screen_scores_harbors_tours_and_exchanges(app: GameApp) -> None:
     if any(view.map.ticket_by_id[t].tour_values for p in view.state.players for t in p.tickets):
         assert "<h4>Tours</h4>" in result
     assert "harbors" in app.result_html.value and "exchange" in app.result_html.value
-    assert "<th>harbors</th>" in app.scores_html.value
+    assert "<th>harbors built</th>" in app.scores_html.value
     assert app.claim.widget.layout.display == "none"

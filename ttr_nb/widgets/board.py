@@ -377,7 +377,7 @@ class BoardWidget:
     def _show_view(self) -> None:
         view = self.view
         self.zoom_level.value = (
-            f"<span data-zoom='{view.zoom:.6g}' data-x='{view.x:.6g}' data-y='{view.y:.6g}' "
+            f"<span data-zoom='{view.zoom:.10g}' data-x='{view.x:.10g}' data-y='{view.y:.10g}' "
             f"title='{html.escape(ZOOM_HELP)}'>{round(view.zoom * 100)} %</span>"
         )
         if view.is_whole_board:

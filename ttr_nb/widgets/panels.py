@@ -76,6 +76,8 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
 }
 .ttr-face-up-row, .ttr-deck-row { flex-flow: row wrap !important; }
 .ttr-play-column .ttr-table th, .ttr-play-column .ttr-table td { padding: 3px 5px; }
+.ttr-play-column .ttr-table { font-size: 13px; }
+.ttr-play-column .ttr-table th { font-size: 12px; }
 .ttr-app .widget-button, .ttr-app .jupyter-button { white-space: normal; height: auto;
   min-height: 28px; line-height: 1.25; padding: 3px 10px; }
 .ttr-app .widget-dropdown, .ttr-app .widget-hbox, .ttr-app .widget-vbox { max-width: 100%; }
@@ -149,24 +151,41 @@ def describe_payment(game_map: Map, cards: Sequence[tuple[str, int]]) -> str:
     return " + ".join(parts) or "no cards"
 
 
+MANY_CARD_KINDS = 12  # more kinds than this: the hand lists only the kinds held
+
+
 def hand_html(
     game_map: Map,
     hand: dict[str, int],
     title: str,
     name: Callable[[CardType], str] = card_name,
 ) -> str:
-    rows = []
-    for card in game_map.card_types:
-        count = hand.get(card.id, 0)
-        cls = "ttr-hand-row" + (" ttr-zero" if count == 0 else "")
-        rows.append(
-            f'<span class="{cls}" data-card="{html.escape(card.id)}">'
-            f"{chip(card.color)}{html.escape(name(card))} × <b>{count}</b></span>"
-        )
+    """The cards held, one kind per chip. A game of few kinds lists every kind (those not
+    held dimmed); with many kinds (two decks) only the kinds held, one line per deck."""
+    decks = list(dict.fromkeys(card.deck for card in game_map.card_types))
+    many = len(game_map.card_types) > MANY_CARD_KINDS
+    lines = []
+    for deck in decks:
+        rows = []
+        for card in game_map.card_types:
+            count = hand.get(card.id, 0)
+            if card.deck != deck or (many and count == 0):
+                continue
+            cls = "ttr-hand-row" + (" ttr-zero" if count == 0 else "")
+            rows.append(
+                f'<span class="{cls}" data-card="{html.escape(card.id)}">'
+                f"{chip(card.color)}{html.escape(name(card))} × <b>{count}</b></span>"
+            )
+        if len(decks) > 1:
+            held = sum(hand.get(c.id, 0) for c in game_map.card_types if c.deck == deck)
+            kind = html.escape(deck.capitalize())
+            rows.insert(0, f"<span class='ttr-note'><b>{kind} cards ({held}):</b></span> ")
+            if not held:
+                rows.append("<span class='ttr-note'>none</span>")
+        lines.append(f"<div>{''.join(rows)}</div>")
     total = sum(hand.values())
-    return (
-        f"<h3>{html.escape(title)} ({total} card{'s' if total != 1 else ''})</h3>"
-        f"<div>{''.join(rows)}</div>"
+    return f"<h3>{html.escape(title)} ({total} card{'s' if total != 1 else ''})</h3>" + "".join(
+        lines
     )
 
 
@@ -191,11 +210,13 @@ def tickets_html(
     items = []
     for ticket_id, done in status:
         mark = '<span class="ttr-done">✓ done</span>' if done else '<span class="ttr-open">○</span>'
+        words = html.escape(text(ticket_id) if text else ticket_text(game.map, ticket_id))
         how = progress(ticket_id) if progress else None
         if how:
-            mark = f'<span class="{"ttr-done" if done else "ttr-open"}">{html.escape(how)}</span>'
-        words = text(ticket_id) if text else ticket_text(game.map, ticket_id)
-        items.append(f"<li data-ticket='{ticket_id}'>{mark} {html.escape(words)}</li>")
+            words += (
+                f' — <span class="{"ttr-done" if done else "ttr-open"}">{html.escape(how)}</span>'
+            )
+        items.append(f"<li data-ticket='{ticket_id}'>{mark} {words}</li>")
     done_count = sum(1 for _, d in status if d)
     return (
         f"<h3>{html.escape(title)} ({done_count} of {len(status)} completed)</h3>"
@@ -221,12 +242,13 @@ def scores_html(
         kind = seat_kinds[seat] if seat < len(seat_kinds) else "human"
         kind_text = "human" if kind == "human" else f"{kind} bot"
         extra = "".join(f"<td>{values[seat]}</td>" for _, values in extra_columns)
+        pieces = "<br>".join(pieces_text({kind: n}) for kind, n in player.pieces.items())
         rows.append(
             f"<tr class='{'ttr-current' if current else ''}'>"
             f"<td>{'▶ ' if current else ''}{player_chip(seat)}{html.escape(player.name)}</td>"
             f"<td>{kind_text}</td>"
             f"<td class='ttr-num'>{scores[seat]['total']}</td>"
-            f"<td>{pieces_text(player.pieces)}</td>"
+            f"<td>{pieces}</td>"
             f"<td class='ttr-num'>{player.hand_size}</td>"
             f"<td class='ttr-num'>{len(player.tickets)}</td>"
             f"<td class='ttr-num'>{len(player.routes)}</td>{extra}"

@@ -164,8 +164,8 @@ class WorldUI(VariantUI):
             f"{i}. {view.map.place_name(c)}" for i, c in enumerate(ticket.cities, start=1)
         )
         return (
-            f"Tour {chain} ({values['in_order']} in this order, {values['any_order']} "
-            f"joined in another order, −{values['penalty']} if not joined)"
+            f"Tour {chain} ({values['in_order']} in this order, {values['any_order']} in "
+            f"another, −{values['penalty']} if not joined)"
         )
 
     def ticket_progress(self, view: Game, seat: int, ticket_id: int) -> str | None:
@@ -175,10 +175,10 @@ class WorldUI(VariantUI):
         rules: Any = view.rules
         points = rules.tour_points(view.state.players[seat], ticket_id)
         if points == values["in_order"]:
-            return f"✓ in order ({_signed(points)})"
+            return f"in order: {_signed(points)}"
         if points == values["any_order"]:
-            return f"✓ joined, not in order yet ({_signed(points)})"
-        return f"○ not joined yet ({_signed(points)})"
+            return f"joined, not in order yet: {_signed(points)}"
+        return f"not joined yet: {_signed(points)}"
 
     def colour_key(self) -> str:
         return (
@@ -191,20 +191,17 @@ class WorldUI(VariantUI):
 
     # ------------------------------------------------------------ scoring
     def player_columns(self, view: Game) -> list[tuple[str, list[str]]]:
+        """Harbors built of those each player has (their cities on hover)."""
         state = view.state
-        harbors, boxes = [], []
-        choices = state.extras.get("supply_choices")
+        cells = []
         for seat, player in enumerate(state.players):
             built = sorted(
                 view.map.place_name(c) for c, s in state.extras["harbors"].items() if s == seat
             )
-            left = player.extras["harbors_left"]
-            harbors.append(html.escape(", ".join(built) + "; " if built else "") + f"{left} left")
-            if choices is not None:  # the supply is secret until everyone has chosen
-                boxes.append("chosen" if choices[seat] is not None else "choosing")
-            else:
-                boxes.append(html.escape(panels.pieces_text(player.extras["box"])))
-        return [("harbors", harbors), ("in the box", boxes)]
+            total = len(built) + player.extras["harbors_left"]
+            where = html.escape(", ".join(built) or "none built yet", quote=True)
+            cells.append(f"<span title='{where}'>{len(built)} of {total}</span>")
+        return [("harbors built", cells)]
 
     def end_sections(self, view: Game) -> list[str]:
         rules: Any = view.rules
@@ -226,8 +223,7 @@ class WorldUI(VariantUI):
                 ticket = view.map.ticket_by_id[ticket_id]
                 if ticket.tour_values:
                     chain = " → ".join(html.escape(view.map.place_name(c)) for c in ticket.cities)
-                    how = self.ticket_progress(view, seat, ticket_id) or ""
-                    how = how.replace("✓ ", "").replace("○ ", "").replace(" yet", "")
+                    how = (self.ticket_progress(view, seat, ticket_id) or "").replace(" yet", "")
                     tour_items.append(f"<li>{who}: {chain}: {html.escape(how)}</li>")
             done = player.extras["exchanged"]
             if done:

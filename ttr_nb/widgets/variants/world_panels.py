@@ -181,12 +181,12 @@ class HarborPanel:
         names = ", ".join(view.map.place_name(c) for c in built) or "none yet"
         points = " / ".join(str(p) for p in rules.harbor_points[1:])
         self.info.value = (
-            f"<h3>Build a harbor</h3><div class='ttr-note'>Cost: {html.escape(HARBOR_COST)}. "
-            "Only in a port city (ringed on the board) that one of your routes reaches; one "
-            f"harbor per city. At the end each harbor scores {points} for 1 / 2 / 3 or more "
-            f"of your completed tickets naming its city; each harbor not built costs "
-            f"{rules.unbuilt_harbor_penalty}.<br>Built: <b>{html.escape(names)}</b>; "
-            f"<b>{left}</b> of {rules.harbors_each} left.</div>"
+            f"<h3>Build a harbor</h3><div class='ttr-note'><b>Cost: {html.escape(HARBOR_COST)}."
+            "</b> In a port city (ringed on the board) one of your routes reaches. Scores "
+            f"{points} for 1 / 2 / 3+ of your completed tickets naming the city; "
+            f"−{rules.unbuilt_harbor_penalty} for each harbor not built.<br>"
+            f"Built: <b>{html.escape(names)}</b>; <b>{left}</b> of {rules.harbors_each} left."
+            "</div>"
         )
         builds: dict[str, list[BuildHarbor]] = {}
         for action in shown.legal:
@@ -280,10 +280,10 @@ class ExchangePanel:
         box = panels.pieces_text(player.extras["box"])
         done = player.extras["exchanged"]
         self.info.value = (
-            "<h3>Exchange pieces</h3><div class='ttr-note'>Take pieces of one kind from your "
-            "box and put as many of the other kind back; each piece costs "
-            f"{count(self._cost, 'point')} and the exchange is your whole turn. In your box: "
-            f"<b>{html.escape(box)}</b>"
+            "<h3>Exchange pieces</h3><div class='ttr-note'><b>Cost: "
+            f"{count(self._cost, 'point')} a piece</b>, and it is your whole turn: take "
+            "pieces of one kind from your box, put as many of the other kind back. In your "
+            f"box: <b>{html.escape(box)}</b>"
             + (f"; exchanged so far: {done} (−{done * self._cost})" if done else "")
             + ".</div>"
         )
