@@ -83,6 +83,19 @@ def test_usa_keeps_one_untitled_row_and_its_deck_row() -> None:
     assert usa.variant_top_box.children == ()
 
 
+def test_a_usa_game_after_a_world_game_has_one_deck_again(app: GameApp) -> None:
+    to_play(app)
+    assert app.variant_box.children == (app.ui.actions_panel,)
+    app.setup.map_picker.value = "usa"
+    app.start()
+    assert type(app.ui) is VariantUI
+    assert app.variant_box.children == () and app.variant_top_box.children == ()
+    deck_row = app.cards.deck_row.children
+    assert [b.description for b in deck_row] == ["Draw from the deck"]
+    assert app.board.piece_painters[-1] == app._paint_trails
+    assert len(app.board.piece_painters) == 1  # no harbor or tour painter left over
+
+
 # ----------------------------------------------------------------- the supply
 def test_supply_choice_comes_after_the_tickets_above_the_cards(app: GameApp) -> None:
     through_tickets(app)

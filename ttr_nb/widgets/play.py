@@ -68,6 +68,7 @@ class CardsPanel:
         self.face_up_rows = widgets.VBox(_dom_classes=["ttr-face-up-rows"])
         self._row_boxes: list[tuple[widgets.HTML, widgets.HBox]] = []
         self.deck_buttons: dict[str, widgets.Button] = {}
+        self._decks: list[str] = []  # the decks of the game shown
         self.deck_row = widgets.HBox(_dom_classes=["ttr-deck-row"])
         self.tickets_button = button("Draw tickets", "ttr-draw-tickets")
         self.tickets_button.on_click(guard(lambda _b: self._draw_tickets()))
@@ -126,7 +127,7 @@ class CardsPanel:
         wild = self._wild_name(view)
         self.hint_html.value = (
             f"<div class='ttr-note'>Second card: take any face-up card but a {wild}, or "
-            f"draw from {'a' if len(self.deck_buttons) > 1 else 'the'} deck.</div>"
+            f"draw from {'a' if len(self._decks) > 1 else 'the'} deck.</div>"
             if second and shown.acting
             else ""
         )
@@ -168,17 +169,19 @@ class CardsPanel:
             face_button.tooltip = self._why_not(shown, "cards")
 
     def _render_decks(self, view: Any, shown: Shown) -> None:
-        decks = sorted({c.deck for c in view.map.card_types})
+        self._decks = decks = list(view.rules.deck_names)
         for deck in decks:
             if deck not in self.deck_buttons:
-                label = "Draw from the deck" if len(decks) == 1 else f"Draw from the {deck} deck"
-                deck_button = button(label, f"ttr-draw-blind-{deck}")
+                deck_button = button("", f"ttr-draw-blind-{deck}")
                 if deck == "train":
                     deck_button.add_class("ttr-draw-blind")
                 deck_button.on_click(self.app.guard(lambda _b, d=deck: self._draw_blind(d)))
                 self.deck_buttons[deck] = deck_button
         for deck in decks:
             deck_button = self.deck_buttons[deck]
+            deck_button.description = (
+                "Draw from the deck" if len(decks) == 1 else f"Draw from the {deck} deck"
+            )
             can = any(isinstance(a, DrawBlind) and a.deck == deck for a in shown.legal)
             deck_button.disabled = not can
             deck_button.tooltip = (
@@ -202,13 +205,15 @@ class CardsPanel:
         for row, (title, box) in zip(rows, self._row_boxes, strict=False):
             title.value = f"<div class='ttr-note'><b>{html.escape(row.title)}</b></div>"
             items = [self.face_up[slot] for slot in row.slots]
-            if row.deck in self.deck_buttons:
+            if row.deck in self._decks:
                 items.append(self.deck_buttons[row.deck])
                 placed.add(row.deck)
             box.children = tuple(items)
             children += [title, box] if row.title else [box]
         self.face_up_rows.children = tuple(children)
-        self.deck_row.children = tuple(b for d, b in self.deck_buttons.items() if d not in placed)
+        self.deck_row.children = tuple(
+            self.deck_buttons[d] for d in self._decks if d not in placed
+        )
 
     def _wild_name(self, view: Any) -> str:
         wild = next((c for c in view.map.card_types if c.wild), None)
