@@ -390,6 +390,22 @@ def local_fontawesome(config: dict[str, Any], out: Path, cache: Path) -> None:
         page.write_text(text, encoding="utf-8")
 
 
+def drop_lab_extensions(out: Path, names: Iterable[str]) -> None:
+    """Remove JupyterLab extensions the build picked up but the site does not want."""
+    config_path = out / "jupyter-lite.json"
+    config = json.loads(config_path.read_text(encoding="utf-8"))
+    data = config["jupyter-config-data"]
+    data["federated_extensions"] = [
+        e for e in data.get("federated_extensions", []) if e["name"] not in names
+    ]
+    config_path.write_text(json.dumps(config, indent=2), encoding="utf-8")
+    for name in names:
+        folder = out / "extensions" / name
+        shutil.rmtree(folder, ignore_errors=True)
+        if folder.parent != out / "extensions" and not any(folder.parent.iterdir()):
+            folder.parent.rmdir()  # an empty @scope folder
+
+
 def keep_only_app_page(out: Path) -> None:
     """Voici renders every notebook as a page; keep the app's only.
 
@@ -482,6 +498,8 @@ def build(out: Path, work: Path) -> None:
     build_pyodide_folder(config, lite_dir / "static" / "pyodide", cache)
     contents = stage_contents(work / "contents")
     run_lite_build(lite_dir, contents, out)
+    # Voilà's preview button (voici-core needs Voilà) has no server to talk to here.
+    drop_lab_extensions(out, ["@voila-dashboards/jupyterlab-preview"])
     keep_only_app_page(out)
     fix_voici_kernel_urls(out)
     local_fontawesome(config, out, cache)
