@@ -1,0 +1,415 @@
+"""The static site (``make site``) in Chromium, with the internet cut off.
+
+``make site-test`` builds ``_site/`` and runs this file with ``TTR_SITE=_site``; a plain
+``pytest`` skips it, so that a stale ``_site/`` never passes for the current code.
+
+The folder is served by Python's static file server on 127.0.0.1. Chromium resolves no
+host name (``--host-resolver-rules``) and every request to a host other than 127.0.0.1
+is aborted and counted: one such request fails the test. Checks: the app page (Voici)
+draws the board, a human keeps tickets and claims a route by clicking the canvas, the
+claim shows in the player's colour; a lesson opened in JupyterLite runs to its end with
+its plots and its board. Screenshots and timings go to ``test-artifacts/site-*``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+
+from ttr_nb import load_map
+from ttr_nb.widgets.geometry import board_geometry
+from ttr_nb.widgets.style import hex_to_rgb, player_style
+
+REPO = Path(__file__).resolve().parent.parent
+SITE = os.environ.get("TTR_SITE")
+ARTIFACTS = REPO / "test-artifacts"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    # No host name resolves: whatever slips past the request counter still cannot leave.
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
+VIEWPORT = {"width": 1500, "height": 1000}
+LOCAL_HOSTS = {"127.0.0.1"}
+START_MS = 300_000  # a cold start loads ~40 MB and starts Python in WebAssembly
+WAIT_MS = 120_000
+LESSON = "graphs_1_board.ipynb"  # matplotlib, networkx and the board widget
+
+pytestmark = [
+    pytest.mark.skipif(SITE is None, reason="the static site is tested by `make site-test`"),
+    pytest.mark.skipif(
+        not Path(CHROMIUM).exists() and shutil.which("chromium") is None,
+        reason="Debian's chromium is not installed (apt-get install -y chromium)",
+    ),
+]
+
+JS_CANVAS_PAINTED = """
+() => {
+  const c = document.querySelector('.ttr-board-canvas canvas');
+  if (!c || !c.width) return false;
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let painted = 0;
+  for (let i = 3; i < d.length; i += 4 * 97) if (d[i] !== 0) painted++;
+  return painted > 1000;
+}
+"""
+
+JS_PIXELS = """
+([x, y, r]) => {
+  const c = document.querySelector('.ttr-board-canvas canvas');
+  const size = 2 * r + 1;
+  const d = c.getContext('2d').getImageData(Math.round(x - r), Math.round(y - r), size, size).data;
+  const out = [];
+  for (let i = 0; i < d.length; i += 4) out.push([d[i], d[i+1], d[i+2], d[i+3]]);
+  return out;
+}
+"""
+
+JS_PAGE_ERRORS = """
+() => {
+  const body = document.body ? document.body.innerText : '';
+  return /Traceback \\(most recent call last\\)|There was an error when executing cell/.test(body)
+    ? body.slice(0, 1500) : null;
+}
+"""
+
+# The open notebook's cells as JupyterLab's model holds them (the page only renders the
+# cells in view): execution counts and error outputs.
+JS_NOTEBOOK_STATE = """
+() => {
+  const widget = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  if (!widget || !widget.content || !widget.content.model) return null;
+  const cells = [];
+  for (const cell of widget.content.model.cells) {
+    if (cell.type !== 'code') continue;
+    const outputs = cell.outputs.toJSON();
+    cells.push({
+      count: cell.executionCount,
+      errors: outputs.filter(o => o.output_type === 'error').map(o => o.ename + ': ' + o.evalue),
+      images: outputs.filter(o => o.data && o.data['image/png']).length,
+      widgets: outputs.filter(o => o.data && o.data['application/vnd.jupyter.widget-view+json'])
+        .length,
+    });
+  }
+  return {cells, kernel: widget.sessionContext.kernelDisplayStatus};
+}
+"""
+
+# Scrolls the notebook to the first cell that shows a widget (the board).
+JS_SHOW_FIRST_WIDGET = """
+async () => {
+  const notebook = window.jupyterapp.shell.currentWidget.content;
+  const cells = [...notebook.model.cells];
+  const index = cells.findIndex(c => c.type === 'code' && c.outputs.toJSON().some(
+    o => o.data && o.data['application/vnd.jupyter.widget-view+json']));
+  notebook.activeCellIndex = index;
+  await notebook.scrollToItem(index, 'start');
+}
+"""
+
+
+# --------------------------------------------------------------------- fixtures
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def site_dir() -> Path:
+    path = (REPO / SITE).resolve() if SITE else REPO / "_site"
+    assert (path / "index.html").exists(), f"{path} holds no site: run `make site`"
+    return path
+
+
+@pytest.fixture(scope="module")
+def server(site_dir: Path) -> Iterator[str]:
+    """A plain static file server on 127.0.0.1, as `make site-serve` runs it."""
+    port = _free_port()
+    cmd = [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "-d", str(site_dir)]
+    proc = subprocess.Popen(
+        [*cmd, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(url + "index.html", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise
+                time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+class Outside:
+    """Requests that tried to leave 127.0.0.1 (aborted, or failed to resolve)."""
+
+    def __init__(self) -> None:
+        self.urls: list[str] = []
+
+    def note(self, url: str) -> bool:
+        if url.startswith(("data:", "blob:")) or urlparse(url).hostname in LOCAL_HOSTS:
+            return False
+        self.urls.append(url)
+        return True
+
+
+@pytest.fixture(scope="module")
+def outside() -> Outside:
+    return Outside()
+
+
+@pytest.fixture(scope="module")
+def context(tmp_path_factory: pytest.TempPathFactory, outside: Outside) -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch_persistent_context(
+            str(profile),
+            executable_path=executable,
+            headless=True,
+            args=CHROMIUM_FLAGS,
+            viewport=VIEWPORT,
+        )
+
+        def guard(route: Any) -> None:
+            if outside.note(route.request.url):
+                route.abort("blockedbyclient")
+            else:
+                route.continue_()
+
+        # Pages and their workers (Pyodide runs in one) go through the route.
+        browser.route("**/*", guard)
+        browser.on("requestfailed", lambda request: outside.note(request.url))
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="module")
+def timings() -> Iterator[dict[str, float]]:
+    figures: dict[str, float] = {}
+    yield figures
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "site-timings.json").write_text(json.dumps(figures, indent=2))
+    print("\nstatic site timings:", json.dumps(figures))
+
+
+def stays_local(outside: Outside) -> None:
+    assert not outside.urls, f"the site tried to reach the internet: {outside.urls}"
+
+
+def shoot(page: Any, name: str, full: bool = True) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"site-{name}.png"
+    if full:  # Voici scrolls inside the page: grow the viewport to the app's height
+        height = page.evaluate(
+            "() => { for (const e of document.querySelectorAll('body, body *'))"
+            " if (e.scrollTop) e.scrollTop = 0; window.scrollTo(0, 0);"
+            " const a = document.querySelector('.ttr-app');"
+            " return a ? Math.ceil(a.getBoundingClientRect().bottom + 40) : 1000; }"
+        )
+        page.set_viewport_size({"width": VIEWPORT["width"], "height": min(height, 4000)})
+    page.screenshot(path=str(path), full_page=full)
+    page.set_viewport_size(VIEWPORT)
+    return path
+
+
+# ------------------------------------------------------------------ app helpers
+def status(page: Any) -> str:
+    return page.locator(".ttr-status-box").inner_text()
+
+
+def _number(page: Any, attribute: str) -> int:
+    value = page.locator(".ttr-status-box [data-serial]").get_attribute(attribute)
+    return int(value or 0)
+
+
+def click_and_settle(page: Any, selector: str) -> None:
+    """Click and wait until the app has answered (it renumbers its status last)."""
+    before = _number(page, "data-serial")
+    page.locator(selector).click()
+    page.wait_for_function(
+        "(n) => Number(document.querySelector('.ttr-status-box [data-serial]')"
+        ".getAttribute('data-serial')) > n",
+        arg=before,
+        timeout=WAIT_MS,
+    )
+
+
+def click_for_moves(page: Any, selector: str) -> None:
+    before = _number(page, "data-total")
+    click_and_settle(page, selector)
+    assert _number(page, "data-total") > before, f"{selector}: no move; {status(page)!r}"
+
+
+def bots_until_me(page: Any) -> None:
+    if page.locator("button.ttr-bots-until-me").is_enabled():
+        click_and_settle(page, "button.ttr-bots-until-me")
+
+
+def canvas_point(page: Any, x: float, y: float) -> tuple[float, float]:
+    box = page.locator(".ttr-board-canvas canvas").bounding_box()
+    width = page.evaluate("() => document.querySelector('.ttr-board-canvas canvas').width")
+    scale = box["width"] / width
+    return box["x"] + x * scale, box["y"] + y * scale
+
+
+def colour_share(page: Any, x: float, y: float, colour: str) -> float:
+    target = hex_to_rgb(colour)
+    pixels = page.evaluate(JS_PIXELS, [x, y, 3])
+    close = sum(1 for p in pixels if sum(abs(p[i] - target[i]) for i in range(3)) < 60)
+    return close / len(pixels)
+
+
+def wait_for_notebook(page: Any, done: Any, what: str) -> dict[str, Any]:
+    """Poll the notebook's model until ``done(state)``; fail saying where it stood."""
+    deadline = time.monotonic() + START_MS / 1000
+    state = None
+    while time.monotonic() < deadline:
+        state = page.evaluate(JS_NOTEBOOK_STATE)
+        if state is not None and done(state):
+            return state
+        page.wait_for_timeout(500)
+    shoot(page, "lesson-timeout", full=False)
+    counts = state and [c["count"] for c in state["cells"]]
+    raise AssertionError(f"waited in vain for {what}: kernel {state and state['kernel']}, {counts}")
+
+
+# ------------------------------------------------------------------------ tests
+def test_every_locked_package_is_in_the_site(site_dir: Path) -> None:
+    """Pyodide loads packages by its lock file: each one must be in the site, intact."""
+    folder = site_dir / "static" / "pyodide"
+    lock = json.loads((folder / "pyodide-lock.json").read_text(encoding="utf-8"))
+    for name, entry in lock["packages"].items():
+        data = (folder / entry["file_name"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == entry["sha256"], name
+    assert {"ttr-nb", "numpy", "ipycanvas", "matplotlib"} <= set(lock["packages"])
+    config = json.loads((site_dir / "jupyter-lite.json").read_text(encoding="utf-8"))
+    kernel = config["jupyter-config-data"]["litePluginSettings"][
+        "@jupyterlite/pyodide-kernel-extension:kernel"
+    ]
+    assert kernel["pyodideUrl"] == "./static/pyodide/pyodide.js"
+    assert kernel["disablePyPIFallback"] is True
+
+
+def test_app_page_plays_offline(
+    context: Any, server: str, outside: Outside, timings: dict[str, float]
+) -> None:
+    page = context.new_page()
+    opened = time.monotonic()
+    page.goto(server + "voici/render/app.html", wait_until="domcontentloaded")
+    page.wait_for_function(JS_CANVAS_PAINTED, timeout=START_MS, polling=250)
+    timings["app_cold_start_to_drawn_board_s"] = round(time.monotonic() - opened, 1)
+    assert page.evaluate(JS_PAGE_ERRORS) is None
+    shoot(page, "app-first-load")
+
+    # One move per click, so that the test is deterministic.
+    auto = page.locator(".ttr-auto input")
+    if auto.is_checked():
+        auto.uncheck()
+    assert "USA" in status(page)
+    click_for_moves(page, "button.ttr-keep")
+    bots_until_me(page)
+
+    routes: list[str] = []
+    for _ in range(15):  # draw until the human can afford a route
+        routes = json.loads(
+            page.locator(".ttr-claimable [data-routes]").get_attribute("data-routes") or "[]"
+        )
+        if routes:
+            break
+        click_for_moves(page, "button.ttr-draw-blind")
+        if page.locator("button.ttr-draw-blind").is_enabled() and "second card" in status(page):
+            click_for_moves(page, "button.ttr-draw-blind")
+        bots_until_me(page)
+    assert routes, "the human never could afford a route"
+
+    size = page.evaluate(
+        "() => { const c = document.querySelector('.ttr-board-canvas canvas');"
+        " return [c.width, c.height]; }"
+    )
+    game_map = load_map("usa")
+    geometry = board_geometry(game_map, int(size[0]), int(size[1]))
+    route = game_map.route_by_id[routes[0]]
+    x, y = geometry.routes[route.id].anchor
+    teal = player_style(0).fill
+    assert colour_share(page, x, y, teal) < 0.2
+
+    started = time.monotonic()
+    page.mouse.click(*canvas_point(page, x, y))
+    page.wait_for_function(
+        "(name) => document.querySelector('.ttr-selected').innerText.includes(name)",
+        arg=game_map.place_name(route.a),
+        timeout=WAIT_MS,
+    )
+    timings["app_click_route_to_selected_s"] = round(time.monotonic() - started, 2)
+    click_for_moves(page, "button.ttr-claim")
+    assert "claims" in status(page)
+    assert colour_share(page, x, y, teal) > 0.3, "the claimed route is not in the player's colour"
+    assert page.evaluate(JS_PAGE_ERRORS) is None
+    shoot(page, "app-claimed")
+    page.close()
+    stays_local(outside)
+
+
+def test_lesson_runs_in_jupyterlite(
+    context: Any, server: str, outside: Outside, timings: dict[str, float]
+) -> None:
+    page = context.new_page()
+    opened = time.monotonic()
+    page.goto(server + f"lab/index.html?path={LESSON}", wait_until="domcontentloaded")
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=START_MS)
+    wait_for_notebook(page, lambda s: s["kernel"] == "idle", "the kernel to start")
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_text("Run All Cells", exact=True).click()
+    # Done when every code cell has run, or as soon as one shows an error.
+    state = wait_for_notebook(
+        page,
+        lambda s: s["kernel"] == "idle"
+        and (
+            any(c["errors"] for c in s["cells"]) or all(c["count"] is not None for c in s["cells"])
+        ),
+        "every cell to run",
+    )
+    timings["lesson_open_to_all_cells_run_s"] = round(time.monotonic() - opened, 1)
+    errors = [e for cell in state["cells"] for e in cell["errors"]]
+    assert not errors, f"{LESSON} raised: {errors}"
+    assert all(cell["count"] is not None for cell in state["cells"])
+    assert sum(cell["images"] for cell in state["cells"]) >= 2, "matplotlib drew no figure"
+    assert sum(cell["widgets"] for cell in state["cells"]) >= 1
+    page.wait_for_function(JS_CANVAS_PAINTED, timeout=WAIT_MS)
+    page.evaluate(JS_SHOW_FIRST_WIDGET)
+    page.wait_for_timeout(1000)
+    shoot(page, "lesson-board", full=False)
+    page.close()
+    stays_local(outside)
