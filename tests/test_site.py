@@ -148,9 +148,7 @@ def server(site_dir: Path) -> Iterator[str]:
     """A plain static file server on 127.0.0.1, as `make site-serve` runs it."""
     port = _free_port()
     cmd = [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "-d", str(site_dir)]
-    proc = subprocess.Popen(
-        [*cmd, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    proc = subprocess.Popen([*cmd, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + 30
@@ -395,9 +393,12 @@ def test_lesson_runs_in_jupyterlite(
     # Done when every code cell has run, or as soon as one shows an error.
     state = wait_for_notebook(
         page,
-        lambda s: s["kernel"] == "idle"
-        and (
-            any(c["errors"] for c in s["cells"]) or all(c["count"] is not None for c in s["cells"])
+        lambda s: (
+            s["kernel"] == "idle"
+            and (
+                any(c["errors"] for c in s["cells"])
+                or all(c["count"] is not None for c in s["cells"])
+            )
         ),
         "every cell to run",
     )

@@ -312,9 +312,7 @@ def build_pyodide_folder(config: dict[str, Any], target: Path, cache: Path) -> d
     wheels_config = config["wheels"]
     environment = pyodide_environment(lock)
     skip = {canonicalize_name(n) for n in wheels_config["frontend_only"]}
-    wheels = download_wheels(
-        wheels_config["pins"], cache / "wheels", environment["python_version"]
-    )
+    wheels = download_wheels(wheels_config["pins"], cache / "wheels", environment["python_version"])
     for wheel in wheels:
         shutil.copy2(wheel, target / wheel.name)
         entry = lock_entry(target / wheel.name, environment, skip)
@@ -324,7 +322,8 @@ def build_pyodide_folder(config: dict[str, Any], target: Path, cache: Path) -> d
     entry = lock_entry(target / ttr_wheel.name, environment, skip, wheels_config["ttr_nb_depends"])
     entry["imports"] = ["ttr_nb"]
     packages["ttr-nb"] = entry
-    log(f"{len(wheels) + 1} pure-Python wheels: {', '.join(w.name for w in wheels)}, {ttr_wheel.name}")
+    names = ", ".join(w.name for w in [*wheels, ttr_wheel])
+    log(f"{len(wheels) + 1} pure-Python wheels: {names}")
 
     missing = {
         f"{name} needs {dep}"
@@ -446,7 +445,7 @@ def fix_voici_kernel_urls(out: Path) -> None:
         config = json.loads(match.group(2))
         kernel = config.get("litePluginSettings", {}).get(PYODIDE_KERNEL_PLUGIN, {})
 
-        def rebase(url: str) -> str:
+        def rebase(url: str, up: str = up) -> str:
             return up + url[2:] if url.startswith("./") else url
 
         if "pyodideUrl" in kernel:
