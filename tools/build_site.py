@@ -459,6 +459,7 @@ def fix_voici_kernel_urls(out: Path) -> None:
 def write_landing_page(out: Path) -> None:
     template = (SITE_CONFIG / "index.html").read_text(encoding="utf-8")
     (out / "index.html").write_text(template, encoding="utf-8")
+    (out / ".nojekyll").write_text("")  # GitHub Pages: publish the folder as it is
 
 
 def check_offline(out: Path) -> None:
