@@ -29,14 +29,26 @@ from urllib.parse import urlparse
 
 import pytest
 
+# The app helpers the Voilà tests use: they act on the page the same way here.
+from browser import (
+    JS_CANVAS_PAINTED,
+    bots_until_me,
+    canvas_point,
+    click_and_wait_moves,
+    colour_share,
+    geometry_for,
+    no_errors,
+    start_game,
+    status,
+)
+
 from ttr_nb import load_map
-from ttr_nb.widgets.geometry import board_geometry
-from ttr_nb.widgets.style import hex_to_rgb, player_style
+from ttr_nb.widgets.style import player_style
 
 REPO = Path(__file__).resolve().parent.parent
 SITE = os.environ.get("TTR_SITE")
 ARTIFACTS = REPO / "test-artifacts"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")  # as in browser.py, plus:
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -63,36 +75,6 @@ pytestmark = [
         reason="Debian's chromium is not installed (apt-get install -y chromium)",
     ),
 ]
-
-JS_CANVAS_PAINTED = """
-() => {
-  const c = document.querySelector('.ttr-board-canvas canvas');
-  if (!c || !c.width) return false;
-  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-  let painted = 0;
-  for (let i = 3; i < d.length; i += 4 * 97) if (d[i] !== 0) painted++;
-  return painted > 1000;
-}
-"""
-
-JS_PIXELS = """
-([x, y, r]) => {
-  const c = document.querySelector('.ttr-board-canvas canvas');
-  const size = 2 * r + 1;
-  const d = c.getContext('2d').getImageData(Math.round(x - r), Math.round(y - r), size, size).data;
-  const out = [];
-  for (let i = 0; i < d.length; i += 4) out.push([d[i], d[i+1], d[i+2], d[i+3]]);
-  return out;
-}
-"""
-
-JS_PAGE_ERRORS = """
-() => {
-  const body = document.body ? document.body.innerText : '';
-  return /Traceback \\(most recent call last\\)|There was an error when executing cell/.test(body)
-    ? body.slice(0, 1500) : null;
-}
-"""
 
 # The open notebook's cells as JupyterLab's model holds them (the page only renders the
 # cells in view): execution counts and error outputs.
@@ -242,53 +224,6 @@ def shoot(page: Any, name: str, full: bool = True) -> Path:
     return path
 
 
-# ------------------------------------------------------------------ app helpers
-def status(page: Any) -> str:
-    return page.locator(".ttr-status-box").inner_text()
-
-
-def _number(page: Any, attribute: str) -> int:
-    value = page.locator(".ttr-status-box [data-serial]").get_attribute(attribute)
-    return int(value or 0)
-
-
-def click_and_settle(page: Any, selector: str) -> None:
-    """Click and wait until the app has answered (it renumbers its status last)."""
-    before = _number(page, "data-serial")
-    page.locator(selector).click()
-    page.wait_for_function(
-        "(n) => Number(document.querySelector('.ttr-status-box [data-serial]')"
-        ".getAttribute('data-serial')) > n",
-        arg=before,
-        timeout=WAIT_MS,
-    )
-
-
-def click_for_moves(page: Any, selector: str) -> None:
-    before = _number(page, "data-total")
-    click_and_settle(page, selector)
-    assert _number(page, "data-total") > before, f"{selector}: no move; {status(page)!r}"
-
-
-def bots_until_me(page: Any) -> None:
-    if page.locator("button.ttr-bots-until-me").is_enabled():
-        click_and_settle(page, "button.ttr-bots-until-me")
-
-
-def canvas_point(page: Any, x: float, y: float) -> tuple[float, float]:
-    box = page.locator(".ttr-board-canvas canvas").bounding_box()
-    width = page.evaluate("() => document.querySelector('.ttr-board-canvas canvas').width")
-    scale = box["width"] / width
-    return box["x"] + x * scale, box["y"] + y * scale
-
-
-def colour_share(page: Any, x: float, y: float, colour: str) -> float:
-    target = hex_to_rgb(colour)
-    pixels = page.evaluate(JS_PIXELS, [x, y, 3])
-    close = sum(1 for p in pixels if sum(abs(p[i] - target[i]) for i in range(3)) < 60)
-    return close / len(pixels)
-
-
 def wait_for_notebook(page: Any, done: Any, what: str) -> dict[str, Any]:
     """Poll the notebook's model until ``done(state)``; fail saying where it stood."""
     deadline = time.monotonic() + START_MS / 1000
@@ -328,17 +263,12 @@ def test_app_page_plays_offline(
     page.goto(server + "voici/render/app.html", wait_until="domcontentloaded")
     page.wait_for_function(JS_CANVAS_PAINTED, timeout=START_MS, polling=250)
     timings["app_cold_start_to_drawn_board_s"] = round(time.monotonic() - opened, 1)
-    assert page.evaluate(JS_PAGE_ERRORS) is None
+    no_errors(page)
     shoot(page, "app-first-load")
 
-    # One move per click, so that the test is deterministic.
-    auto = page.locator(".ttr-auto input")
-    if auto.is_checked():
-        auto.uncheck()
-    assert "USA" in status(page)
-    click_for_moves(page, "button.ttr-keep")
+    start_game(page, "usa", seed=7)  # bots move one per click: deterministic
+    click_and_wait_moves(page, "button.ttr-keep")
     bots_until_me(page)
-
     routes: list[str] = []
     for _ in range(15):  # draw until the human can afford a route
         routes = json.loads(
@@ -346,23 +276,17 @@ def test_app_page_plays_offline(
         )
         if routes:
             break
-        click_for_moves(page, "button.ttr-draw-blind")
+        click_and_wait_moves(page, "button.ttr-draw-blind")
         if page.locator("button.ttr-draw-blind").is_enabled() and "second card" in status(page):
-            click_for_moves(page, "button.ttr-draw-blind")
+            click_and_wait_moves(page, "button.ttr-draw-blind")
         bots_until_me(page)
     assert routes, "the human never could afford a route"
 
-    size = page.evaluate(
-        "() => { const c = document.querySelector('.ttr-board-canvas canvas');"
-        " return [c.width, c.height]; }"
-    )
     game_map = load_map("usa")
-    geometry = board_geometry(game_map, int(size[0]), int(size[1]))
     route = game_map.route_by_id[routes[0]]
-    x, y = geometry.routes[route.id].anchor
+    x, y = geometry_for(page, "usa").routes[route.id].anchor
     teal = player_style(0).fill
     assert colour_share(page, x, y, teal) < 0.2
-
     started = time.monotonic()
     page.mouse.click(*canvas_point(page, x, y))
     page.wait_for_function(
@@ -371,10 +295,10 @@ def test_app_page_plays_offline(
         timeout=WAIT_MS,
     )
     timings["app_click_route_to_selected_s"] = round(time.monotonic() - started, 2)
-    click_for_moves(page, "button.ttr-claim")
+    click_and_wait_moves(page, "button.ttr-claim")
     assert "claims" in status(page)
     assert colour_share(page, x, y, teal) > 0.3, "the claimed route is not in the player's colour"
-    assert page.evaluate(JS_PAGE_ERRORS) is None
+    no_errors(page)
     shoot(page, "app-claimed")
     page.close()
     stays_local(outside)
