@@ -7,7 +7,8 @@ The folder is served by Python's static file server on 127.0.0.1. Chromium resol
 host name (``--host-resolver-rules``) and every request to a host other than 127.0.0.1
 is aborted and counted: one such request fails the test. Checks: the app page (Voici)
 draws the board, a human keeps tickets and claims a route by clicking the canvas, the
-claim shows in the player's colour; a lesson opened in JupyterLite runs to its end with
+claim shows in the player's colour, and after a reload (which starts Python afresh) the
+game comes back from the browser's storage; a lesson opened in JupyterLite runs to its end with
 its plots and its board. Screenshots and timings go to ``test-artifacts/site-*``.
 """
 
@@ -34,6 +35,7 @@ from browser import (
     JS_CANVAS_PAINTED,
     bots_until_me,
     canvas_point,
+    click_and_settle,
     click_and_wait_moves,
     colour_share,
     geometry_for,
@@ -300,6 +302,17 @@ def test_app_page_plays_offline(
     assert colour_share(page, x, y, teal) > 0.3, "the claimed route is not in the player's colour"
     no_errors(page)
     shoot(page, "app-claimed")
+
+    # A reload starts Python afresh; the browser's own copy of the game brings it back.
+    page.reload(wait_until="domcontentloaded")
+    page.wait_for_function(JS_CANVAS_PAINTED, timeout=START_MS, polling=250)
+    prompt = page.locator(".ttr-prompt")
+    prompt.wait_for(state="visible", timeout=WAIT_MS)
+    assert "Resume your last game" in prompt.inner_text()
+    click_and_settle(page, "button.ttr-prompt-ok")
+    assert "claims" in page.locator(".ttr-log").inner_text()
+    assert colour_share(page, x, y, teal) > 0.3, "the resumed game lost the claim"
+    shoot(page, "app-resumed")
     page.close()
     stays_local(outside)
 
