@@ -110,7 +110,18 @@ def test_every_map_renders(page: Any, map_name: str) -> None:
     shoot(page, f"map-{map_name}.png")
 
 
-@pytest.mark.parametrize("map_name", playable_maps())
+# The app has no World controls yet (secret supply, refill deck, harbors, exchanges): they
+# come with the app's World module (issue 10, phase B). Strict: remove the mark then.
+APP_PENDING = {"world": "the app's World controls are not built yet (issue 10, phase B)"}
+HUMAN_PLAY_MAPS = [
+    pytest.param(m, marks=pytest.mark.xfail(strict=True, reason=APP_PENDING[m]))
+    if m in APP_PENDING
+    else m
+    for m in playable_maps()
+]
+
+
+@pytest.mark.parametrize("map_name", HUMAN_PLAY_MAPS)
 def test_human_plays_by_clicking(page: Any, voila: Voila, map_name: str) -> None:
     start_game(page, map_name, seed=7)
     game_map = load_map(map_name)

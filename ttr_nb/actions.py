@@ -84,17 +84,25 @@ def normal_payment(cards: Any) -> Payment | None:
 
 @dataclass(frozen=True)
 class DrawFaceUp:
-    """Take the face-up card in ``slot`` (0-based; shown to players as 1-based)."""
+    """Take the face-up card in ``slot`` (0-based; shown to players as 1-based).
+
+    ``refill`` names the deck that replaces the card taken: on a map with two
+    travel-card decks (World: ``"train"`` or ``"ship"``) the player chooses it;
+    with one deck it stays at its default (and is left out of saves).
+    """
 
     slot: int
+    refill: str = "train"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "slot", _frozen(self.slot))
+        object.__setattr__(self, "refill", _frozen(self.refill))
 
     def field_problem(self) -> tuple[str, str] | None:
         if not whole_number(self.slot):
             return "slot", f"the face-up slot must be a whole number, not {short(self.slot)}"
-        return None
+        problem = word_problem(self.refill, "the deck that refills the slot")
+        return ("refill", problem) if problem else None
 
     def __str__(self) -> str:
         slot = self.slot + 1 if whole_number(self.slot) else short(self.slot)

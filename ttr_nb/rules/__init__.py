@@ -7,8 +7,9 @@ from functools import cache
 from ..errors import UnknownVariantError
 from ..maps import Map
 from .base import Rules
+from .world import WorldRules
 
-VARIANTS: dict[str, type[Rules]] = {"usa": Rules}
+VARIANTS: dict[str, type[Rules]] = {"usa": Rules, "world": WorldRules}
 
 
 @cache

@@ -26,7 +26,7 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["QUIZZES", "USA", "Question", "Quiz", "check", "get", "seal", "show"]
+__all__ = ["QUIZZES", "USA", "WORLD", "Question", "Quiz", "check", "get", "seal", "show"]
 
 WIDTH = 88  # characters per printed line
 
@@ -243,9 +243,101 @@ USA = Quiz(
         ),
     ],
 )
-"""The quiz at the end of ``notebooks/rules_usa.ipynb``."""
+"""The quiz at the end of the rules (``notebooks/rules_usa_5_ties_and_quiz.ipynb``)."""
 
-QUIZZES: dict[str, Quiz] = {"usa": USA}
+WORLD = Quiz(
+    "Rails & Sails World: rules quiz",
+    [
+        _q(
+            "You take the red Train card from the face-up row. Which card replaces it?",
+            [
+                "The top card of the train deck, always.",
+                "The top card of the deck you choose, train or ship.",
+                "The top card of the ship deck, always.",
+            ],
+            "ee242ac23db1",
+            "The taker chooses the deck that refills the slot, so the row can hold any mix of "
+            "Train and Ship cards.",
+            "Two decks lie beside the board. Who decides?",
+        ),
+        _q(
+            "Which cards pay for a green ship route of 5 spaces?",
+            [
+                "3 green Double-Ship cards.",
+                "2 green Double-Ship cards and 2 green Single-Ship cards.",
+                "5 green Train cards.",
+            ],
+            "cf813d4e3deb",
+            "A Double-Ship card covers two spaces; paying one space too many is fine when a "
+            "Double-Ship card is half used. With two Single-Ship cards one card would be left "
+            "over, and Train cards never pay for ship routes.",
+            "Count the spaces each card covers, and ask whether a card could be left out.",
+        ),
+        _q(
+            "Which cards pay for a pair route of 2 spaces?",
+            [
+                "1 red, 1 green, 1 black and 1 white Train card.",
+                "2 red Ship cards and 2 green Ship cards.",
+                "2 red Train cards and 2 green Train cards.",
+            ],
+            "770170c68103",
+            "Each space of a pair route takes two Train cards of one colour; the colour may "
+            "change from one space to the next, and a Wild can complete a pair.",
+            "Pair up the cards, one pair per space.",
+        ),
+        _q(
+            "Ada has a harbor in Lima. At the end she has completed two tickets naming Lima, one "
+            "of them a tour, and failed a third. What does the harbor score?",
+            ["20 points.", "30 points.", "40 points."],
+            "2b6cf9918f13",
+            "A harbor scores 20, 30 or 40 for 1, 2 or 3 and more completed tickets naming its "
+            "city, tours included; failed tickets do not count.",
+            "Count only the completed tickets.",
+        ),
+        _q(
+            "Ben built only one of his three harbors. What do the other two cost him at the end?",
+            ["8 points.", "Nothing: harbors are optional.", "4 points."],
+            "84a53eca45fa",
+            "Every harbor left unbuilt costs 4 points, so two cost 8.",
+            "The cost is per harbor.",
+        ),
+        _q(
+            "Cleo swaps 3 ships of her supply for 3 trains from the box. What does it cost?",
+            [
+                "Nothing, and she may still draw cards this turn.",
+                "3 points, and it is her whole turn.",
+                "3 points, and she may still claim a route this turn.",
+            ],
+            "c2ffe2f26622",
+            "Exchanging costs 1 point per piece and is one of the five actions of a turn.",
+            "A turn is exactly one action.",
+        ),
+        _q(
+            "A tour's cities are all joined by your routes, but no trail visits them in the "
+            "printed order. What does the tour score?",
+            ["Its higher value.", "Its penalty, subtracted.", "Its lower value."],
+            "89f1a14ffbab",
+            "In order (a trail using each route once) scores the higher value, joined in any "
+            "order the lower one; only a tour whose cities are not all joined costs the penalty.",
+            "Three outcomes, three values.",
+        ),
+        _q(
+            "Ben ends his turn with 5 pieces left in his supply. What happens?",
+            [
+                "Everyone, Ben included, takes two more turns.",
+                "Every other player takes one more turn.",
+                "The game ends at once.",
+            ],
+            "1acb0587c53c",
+            "At 6 pieces or fewer the end begins: every player, the one who started it too, "
+            "plays two more turns.",
+            "The World map gives more than one last turn.",
+        ),
+    ],
+)
+"""The quiz at the end of the World rules lessons (``notebooks/rules_world_*.ipynb``)."""
+
+QUIZZES: dict[str, Quiz] = {"usa": USA, "world": WORLD}
 """Every quiz, by the name a notebook passes to :func:`check` and :func:`show`."""
 
 
