@@ -270,6 +270,19 @@ def test_germany_passengers() -> None:
     for pid in ("hamburg", "koeln", "frankfurt", "muenchen"):
         assert ids[pid]["passengers_at_setup"] == 4
     assert all(c["passengers_at_setup"] == 1 for c in doc["countries"])
+    assert ids["leipzig"]["passengers_at_setup"] == ids["stuttgart"]["passengers_at_setup"] == 3
+    ones = [c for c in doc["cities"] if c["kind"] == "city" and c["passengers_at_setup"] == 1]
+    assert len(ones) == 28
+    assert all("passengers_at_setup" not in c for c in doc["cities"] if c["kind"] != "city")
+
+
+def test_germany_passenger_colours_flagged_as_a_reading() -> None:
+    doc = load("germany")
+    colours = doc["components"]["passenger_colors"]
+    assert colours == ["red", "black", "green", "yellow", "blue", "white"]
+    assert doc["components"]["passengers"] % len(colours) == 0  # 10 of each
+    why = doc["stand_in"]["components.passenger_colors"]
+    assert "majority reading" in why and "purple instead of blue" in why
 
 
 def test_germany_country_spaces_are_dead_ends() -> None:

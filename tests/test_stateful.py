@@ -86,6 +86,9 @@ def candidate_actions(game: Game) -> st.SearchStrategy[Any]:
     routes = st.sampled_from([r.id for r in game.map.routes]) | st.integers() | junk
     pair = st.tuples(card_names(game.map), small | junk) | junk
     tickets = st.sampled_from([t.id for t in game.map.tickets]) | junk
+    places = [c.id for c in game.map.cities] + [c.id for c in game.map.countries]
+    colours = list(game.map.components.get("passenger_colors") or ["red", "blue"])
+    pickup = st.tuples(st.sampled_from(places) | junk, st.sampled_from(colours) | junk) | junk
     words = st.sampled_from(
         ["train", "ship", "box"] + [c.id for c in game.map.cities] + list(game.rules.deck_names)
     )
@@ -93,6 +96,9 @@ def candidate_actions(game: Game) -> st.SearchStrategy[Any]:
         st.builds(DrawFaceUp, small | junk, words | junk),
         st.builds(DrawBlind, st.sampled_from(["train", "ship"]) | junk),
         st.builds(ClaimRoute, routes, st.lists(pair, max_size=6) | junk),
+        st.builds(
+            ClaimRoute, routes, st.lists(pair, max_size=6), st.lists(pickup, max_size=3) | junk
+        ),
         st.builds(DrawTickets, st.integers(0, 4) | junk),
         st.builds(KeepTickets, st.lists(tickets, max_size=5) | junk),
         st.just(Pass()),

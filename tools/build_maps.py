@@ -431,6 +431,22 @@ GERMANY_COUNTRY_POINTS: dict[str, tuple[str, str]] = {
     "Schweiz": ("Zürich", "CH"),
 }
 GERMANY_COUNTRY_CODES = {name: cc for name, (_, cc) in GERMANY_COUNTRY_POINTS.items()}
+# Rule facts of the 2017 rulebook that the data must agree with.
+GERMANY_PASSENGERS = 60
+# The rulebook only shows the passengers in a picture. Two of three secondary sources
+# name these six colours (the third has purple instead of blue): the majority reading.
+GERMANY_PASSENGER_COLORS = ["red", "black", "green", "yellow", "blue", "white"]
+GERMANY_PASSENGER_COLORS_WHY = (
+    "majority reading of secondary sources: the rulebook shows the passengers only in a "
+    "picture; of three fan implementations (dj24sene/Ticket_To_Ride_Germany, "
+    "zl22good/OOPTicketToRideGermany, Noah9898/Noah9898-TicketToRideGermany; not fully "
+    "independent of each other), two name red, black, green, yellow, blue and white and one "
+    "has purple instead of blue"
+)
+GERMANY_TICKETS = {"short": (55, 3, 11), "long": (34, 12, 22)}  # count, printed value range
+# The one card whose value the rulebook's range does not cover (card scan: 2 points).
+GERMANY_TICKET_EXCEPTIONS = {("Mannheim", "Stuttgart"): 2}
+
 # A country space sits this far from its city (at most), toward the country ...
 COUNTRY_SPACE_KM = 40.0
 # ... but never more than this share of the distance to the city's nearest other board city,
@@ -438,10 +454,47 @@ COUNTRY_SPACE_KM = 40.0
 COUNTRY_SPACE_SHARE = 0.45
 
 
+def check_germany_passengers(ref: Path, city_rows: list[dict[str, str]]) -> None:
+    """The counts in cities.csv must equal passengers_at_setup.csv and sum to the rule's 60."""
+    lines = (ref / "passengers_at_setup.csv").read_text(encoding="utf-8").splitlines()
+    rows = list(csv.DictReader(line for line in lines if not line.startswith("#")))
+    listed = {row["location"]: int(row["start_meeples"]) for row in rows}
+    in_cities = {
+        row["name"]: int(row["passengers_at_setup"])
+        for row in city_rows
+        if row["kind"] in ("city", "country")
+    }
+    if listed != in_cities:
+        differ = sorted(
+            k for k in listed.keys() | in_cities.keys() if listed.get(k) != in_cities.get(k)
+        )
+        raise ValueError(f"germany: passengers_at_setup.csv and cities.csv differ at {differ}")
+    if sum(listed.values()) != GERMANY_PASSENGERS:
+        raise ValueError(f"germany: {sum(listed.values())} passengers at setup, not 60")
+    if GERMANY_PASSENGERS % len(GERMANY_PASSENGER_COLORS):
+        raise ValueError("germany: passengers cannot be shared equally among the colours")
+
+
+def check_germany_tickets(ticket_rows: list[dict[str, str]]) -> None:
+    """Deck sizes and printed value ranges of the rulebook; exceptions must be the known ones."""
+    for deck, (count, low, high) in GERMANY_TICKETS.items():
+        rows = [r for r in ticket_rows if r["deck"] == deck]
+        if len(rows) != count:
+            raise ValueError(f"germany: {len(rows)} {deck} tickets, the rulebook says {count}")
+        for r in rows:
+            points = int(r["points"])
+            if low <= points <= high:
+                continue
+            if GERMANY_TICKET_EXCEPTIONS.get((r["city1"], r["city2"])) != points:
+                raise ValueError(f"germany: {deck} ticket {r} is outside {low}..{high}")
+
+
 def build_germany(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
     city_rows = read_csv(ref / "cities.csv")
     route_rows = read_csv(ref / "routes.csv")
     ticket_rows = read_csv(ref / "tickets.csv")
+    check_germany_passengers(ref, city_rows)
+    check_germany_tickets(ticket_rows)
 
     # reference id -> place id; reference name -> place id (cities and countries)
     by_ref_id: dict[str, str] = {}
@@ -565,6 +618,7 @@ def build_germany(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
         "id": "germany",
         "name": "Germany",
         "rules": "germany",
+        "stand_in": {"components.passenger_colors": GERMANY_PASSENGER_COLORS_WHY},
         "projection": {
             "kind": "lambert_conformal",
             "center_lon": 10.5,
@@ -580,7 +634,8 @@ def build_germany(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
             "pieces": {"train": 45},
             "route_points": table,
             "bonuses": [{"id": "globetrotter", "points": 15}],
-            "passengers": 60,
+            "passengers": GERMANY_PASSENGERS,
+            "passenger_colors": GERMANY_PASSENGER_COLORS,
         },
         "provenance": {
             "sources": [
@@ -609,6 +664,10 @@ def build_germany(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
                 "bc70868306f23789fb9e7ed68ca094108e64135f; pns-si3-projects/"
                 "ttr-germany-24-25-fise-24-25-ttr-k-se …/board/cards/Deck.java @ "
                 "cb28dd0d764bbc5680474372227e286df141b8c8; no licences stated",
+                "passenger colours and counts at setup (values only; no licences stated): "
+                "dj24sene/Ticket_To_Ride_Germany Ticket_To_Ride/Vertices.java; zl22good/"
+                "OOPTicketToRideGermany src/coffeesucks/CoffeeSucks.java; Noah9898/"
+                "Noah9898-TicketToRideGermany Meeple.java",
                 "Ticket to Ride: Germany rulebook (Days of Wonder, 2017): 110 train car cards, "
                 "45 trains per player, 55 short + 34 long tickets, Globetrotter bonus 15, 60 "
                 "passenger meeples placed according to the diagram, countries are dead ends",
@@ -631,6 +690,9 @@ def build_germany(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
                 "(Z04ball puts 4 on Mainz and 1 on Frankfurt instead; not kept).",
                 "A country's passenger belongs to the country (countries[].passengers_at_setup), "
                 "not to one of its border spaces.",
+                "Passenger colours (flagged in stand_in): red, black, green, yellow, blue, white, "
+                "10 of each; the rulebook shows them only in a picture, so this is the majority "
+                "reading of three secondary sources (one of them has purple instead of blue).",
                 "Countries: each of the 5 neighbouring countries is reached through separate "
                 "dead-end country spaces (Dänemark 2, the others 3 each), numbered "
                 "<country>-1..3 in the reference order; a ticket naming a country names the "

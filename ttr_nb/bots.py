@@ -1,4 +1,10 @@
-"""Computer players. A bot looks at a game and returns one legal action."""
+"""Computer players. A bot looks at a game and returns one legal action.
+
+The greedy bot is generic; what it knows about a variant comes from that variant's
+module ``ttr_nb.bot_<rules>`` (found by the map's rules name), which may define
+``advise`` (the variant's own moves), ``claim_bonus`` (what a claim is worth beyond
+its route points) and ``ticket_draw`` (which of several ticket draws to make).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from functools import cache
+from types import ModuleType
 from typing import Any, Protocol
 
 from .actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
@@ -37,16 +44,28 @@ Advice = Callable[["GreedyBot", Game, list[Any]], Any]
 
 
 @cache
+def variant_module(rules_name: str) -> ModuleType | None:
+    """The module ``ttr_nb.bot_<rules>`` with the greedy bot's variant logic, or None."""
+    module = f"{__package__}.bot_{rules_name}"
+    if importlib.util.find_spec(module) is None:
+        return None
+    return importlib.import_module(module)
+
+
+def variant_hook(rules_name: str, name: str) -> Callable[..., Any] | None:
+    """Function ``name`` of the variant's bot module, or None when it has none."""
+    module = variant_module(rules_name)
+    hook: Callable[..., Any] | None = getattr(module, name, None) if module else None
+    return hook
+
+
 def variant_advice(rules_name: str) -> Advice | None:
     """The greedy bot's variant-only moves: ``advise`` of module ``ttr_nb.bot_<rules>``.
 
     A variant with moves of its own (harbors, supplies, passengers, ...) puts its bot
     logic in such a module, so this file stays generic; None when there is none.
     """
-    module = f"{__package__}.bot_{rules_name}"
-    if importlib.util.find_spec(module) is None:
-        return None
-    return importlib.import_module(module).advise
+    return variant_hook(rules_name, "advise")
 
 
 class GreedyBot:
@@ -57,7 +76,9 @@ class GreedyBot:
     in the colours (and of the decks) those routes need, else draw blind from the
     deck they need most; with every ticket done and pieces to spare, draw new
     tickets; late in the game, claim whatever scores most. A variant's own moves
-    come from :func:`variant_advice` first.
+    come from :func:`variant_advice` first; a claim is worth its route points plus
+    the variant's ``claim_bonus`` (Germany: its passengers), and the variant's
+    ``ticket_draw`` picks among several ticket draws (Germany: the short/long mix).
     """
 
     name = "greedy"
@@ -88,7 +109,9 @@ class GreedyBot:
             pieces = sum(state.players[me].pieces.values())
             open_tickets = not wanted and any(isinstance(a, DrawTickets) for a in legal)
             if open_tickets and pieces > 12:
-                return next(a for a in legal if isinstance(a, DrawTickets))
+                draws = [a for a in legal if isinstance(a, DrawTickets)]
+                pick = variant_hook(game.rules.name, "ticket_draw")
+                return pick(game, draws) if pick is not None else draws[0]
             late = state.final_turns_left is not None or pieces <= 12 or not wanted
             if claims and late:
                 return self._best_claim(game, claims)
@@ -185,11 +208,15 @@ class GreedyBot:
 
     def _best_claim(self, game: Game, claims: list[ClaimRoute]) -> ClaimRoute:
         wild = set(game.rules.wild_ids)
+        bonus = variant_hook(game.rules.name, "claim_bonus")
 
-        def value(action: ClaimRoute) -> tuple[int, int]:
+        def value(action: ClaimRoute) -> tuple[float, int]:
             route = game.map.route_by_id[action.route]
             wilds = sum(n for card, n in action.cards if card in wild)
-            return (route.length, -wilds)
+            points = game.map.route_points(route.length)
+            if bonus is not None:
+                points += bonus(game, action)
+            return (points, -wilds)
 
         return max(claims, key=value)
 

@@ -111,6 +111,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+PER_ACTION_GOAL = 2.0  # a variant's cost per action, at most this many times USA's
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from .algorithms import longest_trail_length
     from .bots import GreedyBot, RandomBot
@@ -118,6 +121,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     maps = playable_maps() if args.map == "all" else [args.map]
     networks = []
+    per_action: dict[str, float] = {}  # seconds per action, random 2-player games
     for map_name in maps:
         print(f"Random-bot games, {map_name}, full rules (one core):")
         for players in (2, 4):
@@ -134,9 +138,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
                     routes = [game.map.route_by_id[r] for r in p.routes]
                     networks.append([(r.a, r.b, r.length) for r in routes])
             elapsed = time.perf_counter() - start
+            if players == 2:
+                per_action[map_name] = elapsed / actions
             print(
                 f"  {players} players: {count / elapsed:8.1f} games/s ({count} games, "
-                f"{1e3 * elapsed / actions:.2f} ms per action)"
+                f"{actions / count:.0f} actions per game, {1e3 * elapsed / actions:.3f} ms per "
+                "action)"
             )
         count = max(1, args.games // 10)
         start = time.perf_counter()
@@ -146,6 +153,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
             )
         elapsed = time.perf_counter() - start
         print(f"  greedy bots, 4 players: {count / elapsed:8.1f} games/s ({count} games)")
+    if "usa" in per_action and len(per_action) > 1:
+        print("Cost per action against USA (random 2-player games):")
+        for map_name, cost in per_action.items():
+            if map_name != "usa":
+                ratio = cost / per_action["usa"]
+                verdict = "within" if ratio <= PER_ACTION_GOAL else "OVER"
+                print(f"  {map_name}: {ratio:.2f}× USA ({verdict} the {PER_ACTION_GOAL:g}× goal)")
     times = []
     for routes in networks:
         reps = 20

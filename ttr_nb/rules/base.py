@@ -2,10 +2,10 @@
 
 The base class plays the original USA rulebook. A variant changes class
 attributes (hand size, ticket draws, end trigger, ...) and overrides the hook
-methods it needs (``payment_problem``, ``on_claim``, ``extra_actions``,
-``score_components``, ``tiebreaks``, ...). Every rule check returns the
-broken rule as a sentence, so the game can refuse an action without touching
-its state.
+methods it needs (``payment_problem``, ``on_claim``, ``pickup_options``,
+``extra_actions``, ``score_components``, ``tiebreaks``, ...). Every rule check
+returns the broken rule as a sentence, so the game can refuse an action without
+touching its state.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from ..actions import (
     KeepTickets,
     Pass,
     Payment,
+    Pickups,
     describe_cards,
     shape_problem,
     short,
@@ -370,6 +371,32 @@ class Rules:
     def on_claim(self, game: Game, player_index: int, route: Route) -> None:
         """Variant hook run after a route is claimed and paid for."""
 
+    # Choices made with a claim (Germany: which passenger to take). The base game has none.
+    def pickup_options(self, state: GameState, route: Route) -> tuple[Pickups, ...]:
+        """Variant hook: every ``pickups`` value a claim of ``route`` may carry now.
+
+        :data:`NO_PICKUPS` (only the empty choice) when there is nothing to choose;
+        ``legal_actions`` lists one claim per payment and option.
+        """
+        return NO_PICKUPS
+
+    def pickup_problem(self, state: GameState, route: Route, pickups: Pickups) -> str | None:
+        """Variant hook: why a claim of ``route`` may not carry ``pickups``, or None."""
+        if pickups:
+            return "nothing is picked up when claiming a route in this game"
+        return None
+
+    def take_pickups(self, game: Game, player_index: int, route: Route, pickups: Pickups) -> None:
+        """Variant hook run when a claim is carried out, before :meth:`on_claim`."""
+
+    def pickup_text(self, state: GameState, route: Route | None, pickups: Pickups) -> str:
+        """Variant hook: words added to a claim's description (``, taking ...``)."""
+        if not pickups:
+            return ""
+        return ", taking " + ", ".join(
+            f"{short(choice)} at {short(place)}" for place, choice in pickups
+        )
+
     # -------------------------------------------------------------- actions
     def legal_actions(self, game: Game) -> list[Any]:
         state = game.state
@@ -384,9 +411,16 @@ class Rules:
         actions.extend(self.ticket_draws(state))
         hand = player.hand
         # Cheap affordability bound first: most routes are out of reach most turns.
+        claim = ClaimRoute.trusted
         for route in self.claimable_routes(state, state.current, self.claim_reach(hand)):
-            claim = ClaimRoute.trusted
-            actions.extend(claim(route.id, pay) for pay in self.payments(hand, route))
+            pays = self.payments(hand, route)
+            if not pays:
+                continue
+            options = self.pickup_options(state, route)
+            if options is NO_PICKUPS:
+                actions.extend(claim(route.id, pay) for pay in pays)
+            else:
+                actions.extend(claim(route.id, pay, pick) for pay in pays for pick in options)
         actions.extend(self.extra_actions(game))
         return actions or [Pass()]
 
@@ -451,8 +485,10 @@ class Rules:
             route = self.map.route_by_id.get(action.route)
             if route is None:
                 return f"there is no route {action.route} on this map"
-            return self.route_problem(state, state.current, route) or self.payment_problem(
-                player, route, action.cards
+            return (
+                self.route_problem(state, state.current, route)
+                or self.payment_problem(player, route, action.cards)
+                or self.pickup_problem(state, route, action.pickups)
             )
         if isinstance(action, DrawTickets):
             return self.ticket_draw_problem(state, action)
@@ -556,6 +592,7 @@ class Rules:
             if None in state.face_up:
                 # Slots left empty when every card was out of play fill again now.
                 self.refill_face_up(state, game.rng)
+            self.take_pickups(game, state.current, route, action.pickups)
             self.on_claim(game, state.current, route)
             self.end_turn(game)
             return
@@ -719,7 +756,8 @@ class Rules:
         elif isinstance(action, ClaimRoute):
             route = self.map.route_by_id.get(action.route)
             label = self.map.route_label(route) if route else f"route {action.route}"
-            words = ("claim", f"{label} with {self.payment_text(action.cards)}")
+            picks = self.pickup_text(state, route, action.pickups)
+            words = ("claim", f"{label} with {self.payment_text(action.cards)}{picks}")
         elif isinstance(action, DrawTickets):
             words = ("draw", "tickets" + (f" ({action.long} long)" if action.long else ""))
         elif isinstance(action, KeepTickets):
@@ -758,6 +796,9 @@ class Rules:
         """Variant hook: (verb, rest) words for a variant-only action."""
         return ("do", str(action))
 
+
+NO_PICKUPS: tuple[Pickups, ...] = ((),)
+"""The pickup options of a claim with nothing to choose."""
 
 # How a malformed action is named in its refusal (its own fields cannot be trusted).
 _ACTION_WORDS = {

@@ -2,6 +2,8 @@
 
 * :mod:`ttr_nb.teaching.scenarios` — scripted positions, one per rule, with
   plain-text views and a helper to show them on the board widget;
+* :mod:`ttr_nb.teaching.germany` — the same for the Germany lesson: passengers,
+  the two ticket decks, the majority table;
 * :mod:`ttr_nb.teaching.quiz` — small multiple-choice quizzes whose answers are
   stored sealed, checked with ``quiz.check(number, "b")``;
 * :mod:`ttr_nb.teaching.exercises` — checks the learner runs on their own

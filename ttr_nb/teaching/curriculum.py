@@ -222,6 +222,41 @@ LESSONS: tuple[Lesson, ...] = (
         "11a in class; a tournament question of the students' own for homework.",
     ),
     Lesson(
+        "rules_germany_1_setup_and_passengers.ipynb",
+        "Germany 1: setting up and passengers",
+        (
+            "choose a short/long ticket mix and keep at least 2",
+            "claim a route and choose which passenger to take",
+        ),
+        ("rules_usa_5_ties_and_quiz.ipynb",),
+        (),
+        "For a class that will play Germany: the Try it cells.",
+    ),
+    Lesson(
+        "rules_germany_2_routes_tickets_scoring.ipynb",
+        "Germany 2: triple routes, tickets, majorities",
+        (
+            "apply the double/triple route rule by player count",
+            "draw tickets from two decks",
+            "score passenger majorities with every kind of tie, and the Globetrotter",
+        ),
+        ("rules_germany_1_setup_and_passengers.ipynb",),
+        (),
+        "In class: the Try it cells.",
+    ),
+    Lesson(
+        "rules_germany_3_countries_and_quiz.ipynb",
+        "Germany 3: countries as dead ends, quiz",
+        (
+            "tell why two routes into one country do not connect",
+            "find a shortest path to any of several targets",
+            "pass the Germany quiz",
+        ),
+        ("rules_germany_2_routes_tickets_scoring.ipynb",),
+        ("quiz",),
+        "The quiz as a short test (8 questions); the graph idea as a discussion.",
+    ),
+    Lesson(
         "rules_world_1_decks_and_supply.ipynb",
         "World 1: the board, the supply, two decks",
         (

@@ -280,6 +280,9 @@ def turn_text(game: Game) -> str:
     if state.phase == "over":
         return "Game over"
     name = state.players[state.current].name
+    if state.phase == "setup" and state.pending is None:  # two ticket decks (Germany)
+        deal = game.rules.setup_ticket_deal
+        return f"Setup · {name} draws {deal} tickets, choosing how many come from the long deck"
     if state.phase == "setup":
         least = game.rules.setup_ticket_keep
         return f"Setup · {name} chooses which tickets to keep (at least {least})"

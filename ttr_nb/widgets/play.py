@@ -211,9 +211,7 @@ class CardsPanel:
             box.children = tuple(items)
             children += [title, box] if row.title else [box]
         self.face_up_rows.children = tuple(children)
-        self.deck_row.children = tuple(
-            self.deck_buttons[d] for d in self._decks if d not in placed
-        )
+        self.deck_row.children = tuple(self.deck_buttons[d] for d in self._decks if d not in placed)
 
     def _wild_name(self, view: Any) -> str:
         wild = next((c for c in view.map.card_types if c.wild), None)
