@@ -84,7 +84,7 @@ def wrap_plan() -> tuple[int, int, int, int]:
         app.offer.keep_button.click()
         app.bot_step()
         app.bots_until_human()
-        app.ui.supply.keep_button.click()
+        app.ui.supply.button.click()
         app.bots_until_human()
         slot = _first_train_slot(app)
         app.cards.face_up[slot].click()

@@ -36,7 +36,7 @@ def through_tickets(app: GameApp) -> None:
 def choose(app: GameApp, trains: int) -> None:
     supply = app.ui.supply
     supply.picker.value = next(v for _, v in supply.picker.options if v.trains == trains)
-    supply.keep_button.click()
+    supply.button.click()
 
 
 def to_play(app: GameApp, trains: int = 20) -> None:
@@ -101,7 +101,7 @@ def test_supply_choice_comes_after_the_tickets_above_the_cards(app: GameApp) -> 
     through_tickets(app)
     supply = app.ui.supply
     assert app.variant_top_box.children == (supply.widget,)
-    assert supply.widget.layout.display == "" and not supply.keep_button.disabled
+    assert supply.widget.layout.display == "" and not supply.button.disabled
     values = [v for _, v in supply.picker.options]
     assert values == [ChooseSupply(t, 60 - t) for t in range(10, 26)]
     assert supply.picker.value == ChooseSupply(20, 40)  # in proportion to 25 and 50
@@ -243,17 +243,17 @@ def test_pair_route_payments_say_two_cards_per_space(app: GameApp) -> None:
 def test_harbor_panel_says_why_not_then_builds_after_choosing_the_cards(app: GameApp) -> None:
     to_play(app)
     harbor = app.ui.harbor
-    assert harbor.build_button.disabled
+    assert harbor.button.disabled
     assert "claim a route into a port city" in harbor.why_html.value
     assert "2 Train + 2 Ship cards of one colour" in harbor.info.value
     assert "20 / 30 / 40" in harbor.info.value
     give_routes(app.game, 0, [route_between(app.game, "caracas", "lima", "white").id])
     set_hand(app.game, 0, **{"train-red-harbor": 2, "ship-red": 1, "wild": 1})
     app.refresh()
-    cities = [city for _, city in harbor.city_picker.options]
-    assert "lima" in cities and not harbor.build_button.disabled
-    harbor.city_picker.value = "lima"
-    harbor.build_button.click()
+    cities = [city for _, city in harbor.picker.options]
+    assert "lima" in cities and not harbor.button.disabled
+    harbor.picker.value = "lima"
+    harbor.button.click()
     if app.prompt.is_open:  # several ways to pay: the app asks with the variant's words
         assert "Which cards pay for your harbor in Lima" in app.prompt.question.value
         labels = [label for label, _ in app.prompt.choices.options]
@@ -284,8 +284,8 @@ def test_exchange_shows_its_cost_and_takes_the_turn(app: GameApp) -> None:
     assert "Exchange 1 ship for 1 train from the box (−1 point)" in labels
     assert "Exchange 3 trains for 3 ships from the box (−3 points)" in labels
     exchange.picker.value = ExchangePieces("ship", 3)
-    assert exchange.exchange_button.description == "Exchange (−3 points)"
-    exchange.exchange_button.click()
+    assert exchange.button.description == "Exchange (−3 points)"
+    exchange.button.click()
     player = app.view.state.players[0]
     assert player.pieces == {"train": 17, "ship": 43}
     assert player.extras["box"] == {"train": 8, "ship": 7}
@@ -317,7 +317,7 @@ def test_tours_read_as_ordered_chains_and_show_on_the_board(app: GameApp) -> Non
 def test_end_screen_scores_harbors_tours_and_exchanges(app: GameApp) -> None:
     to_play(app)
     app.ui.exchange.picker.value = ExchangePieces("train", 1)
-    app.ui.exchange.exchange_button.click()
+    app.ui.exchange.button.click()
     app.play_to_end()
     view = app.view
     assert view.is_over

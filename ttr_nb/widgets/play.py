@@ -15,7 +15,7 @@ import ipywidgets as widgets
 
 from ..actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets
 from . import panels, style
-from .controls import Note, button, count, offer_choices
+from .controls import Note, button, count, offer_choices, picker
 from .variants import Shown
 
 if TYPE_CHECKING:
@@ -74,12 +74,7 @@ class CardsPanel:
         self.tickets_button.on_click(guard(lambda _b: self._draw_tickets()))
         self.supply_html = widgets.HTML(_dom_classes=["ttr-supply"])
         self.hint_html = widgets.HTML(_dom_classes=["ttr-draw-hint"])
-        self.other_moves = widgets.Dropdown(
-            description="Other move:",
-            options=[],
-            layout=widgets.Layout(width="auto", max_width="100%"),
-            _dom_classes=["ttr-other-moves"],
-        )
+        self.other_moves = picker("Other move:", "ttr-other-moves")
         self.other_button = button("Do it", "ttr-other-do")
         self.other_button.on_click(guard(lambda _b: self._other_move()))
         self.other_box = widgets.HBox(
@@ -219,22 +214,15 @@ class CardsPanel:
 
     def _why_not(self, shown: Shown, what: str) -> str:
         view = shown.view
-        if view is None or view.is_over:
-            return "The game is over"
-        if shown.in_past:
-            return "You are looking at an earlier move"
-        if not shown.acting:
-            return "Not your turn"
-        pending = view.state.pending
+        pending = view.state.pending if view is not None and shown.acting else None
         if pending == "keep_tickets":
             return "First choose which tickets to keep"
-        if pending == "second_card" and what == "tickets":
-            return "Take your second card first"
-        if pending not in (None, "second_card"):
-            return "Finish the current step first"
-        if what == "tickets":
-            return "No tickets are left to draw"
-        return "No card is left there"
+        if pending == "second_card":
+            return "Take your second card first" if what == "tickets" else "No card is left there"
+        blocked = shown.blocked()
+        if blocked:
+            return blocked
+        return "No tickets are left to draw" if what == "tickets" else "No card is left there"
 
     def _add_face_up_button(self) -> None:
         slot = len(self.face_up)
@@ -349,12 +337,7 @@ class ClaimPanel:
         guard = app.guard
         self.selected_html = widgets.HTML(_dom_classes=["ttr-selected"])
         self.claimable_html = widgets.HTML(_dom_classes=["ttr-claimable"])
-        self.payment_picker = widgets.Dropdown(
-            description="Pay with:",
-            options=[],
-            layout=widgets.Layout(width="auto", max_width="100%"),
-            _dom_classes=["ttr-payment"],
-        )
+        self.payment_picker = picker("Pay with:", "ttr-payment")
         self.claim_button = button("Claim this route", "ttr-claim")
         self.claim_button.style.button_color = "#cfe8cf"
         self.claim_button.on_click(guard(lambda _b: self._claim()))
@@ -443,15 +426,9 @@ class ClaimPanel:
 
     def _why_not(self, shown: Shown, route: Any) -> str:
         view = shown.view
-        assert view is not None
-        if view.is_over:
-            return "The game is over."
-        if shown.in_past:
-            return "You are looking at an earlier move: go to the latest move to play."
-        if not shown.acting:
-            return "Wait for your turn to claim it."
-        if view.state.pending is not None:
-            return "Finish the current action first (second card or tickets)."
+        blocked = shown.blocked()
+        if blocked or view is None:
+            return blocked or ""
         state = view.state
         reason = view.rules.route_problem(state, state.current, route)
         if reason:

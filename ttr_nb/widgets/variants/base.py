@@ -27,6 +27,20 @@ class Shown:
     in_past: bool = False  # an earlier position of the timeline is shown
     viewer: int | None = None  # whose hand and tickets are shown
 
+    def blocked(self) -> str | None:
+        """Why the learner cannot act at all now (over, the past, not their turn, a step to
+        finish first), or None."""
+        view = self.view
+        if view is None or view.is_over:
+            return "The game is over."
+        if self.in_past:
+            return "You are looking at an earlier move: go to the latest move to play."
+        if not self.acting:
+            return "Wait for your turn."
+        if view.state.pending is not None:
+            return "Finish the current step first (the second card, or the tickets to keep)."
+        return None
+
 
 @dataclass(frozen=True)
 class CardRow:

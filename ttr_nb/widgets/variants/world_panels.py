@@ -16,7 +16,7 @@ import ipywidgets as widgets
 from ...rules.world import CHOOSE_SUPPLY, BuildHarbor, ChooseSupply, ExchangePieces
 from ...rules.world_cards import HARBOR_SHIP_CARDS, HARBOR_TRAIN_CARDS
 from .. import panels
-from ..controls import Note, button, count, offer_choices
+from ..controls import Note, button, count, offer_choices, picker
 from ..world_board import TourChain
 from .base import Shown
 
@@ -31,20 +31,6 @@ HARBOR_COST = (
 )
 
 
-def why_not_now(shown: Shown) -> str | None:
-    """Why the player cannot act at all now (or None): over, the past, a bot's turn."""
-    view = shown.view
-    if view is None or view.is_over:
-        return "The game is over."
-    if shown.in_past:
-        return "You are looking at an earlier move: go to the latest move to play."
-    if not shown.acting:
-        return "Wait for your turn."
-    if view.state.pending is not None:
-        return "Finish the current step first."
-    return None
-
-
 def neutral_supply(view: Game) -> ChooseSupply:
     """The choice first shown to every chooser: trains and ships in the proportion of the
     full sets (20 and 40), so that it never carries another player's choice."""
@@ -54,7 +40,56 @@ def neutral_supply(view: Game) -> ChooseSupply:
     return ChooseSupply(trains, rules.supply - trains)
 
 
-class SupplyPanel:
+class ChoicePanel:
+    """An explanation, a list of the legal choices, a button that acts on the one chosen,
+    a line under them (why nothing can be chosen now), and a note for the answer."""
+
+    def __init__(
+        self,
+        app: GameApp,
+        label: str,
+        picker_class: str,
+        action: str,
+        button_class: str,
+        panel_classes: list[str],
+    ) -> None:
+        self.app = app
+        self.info = widgets.HTML()
+        self.picker = picker(label, picker_class)
+        self.button = button(action, button_class)
+        self.button.on_click(app.guard(lambda _b: self._act()))
+        self.why_html = widgets.HTML(_dom_classes=[f"{button_class}-why"])
+        self.note = Note(f"{button_class}-note")
+        self.widget = widgets.VBox(
+            [
+                self.info,
+                widgets.HBox(
+                    [self.picker, self.button], layout=widgets.Layout(flex_flow="row wrap")
+                ),
+                self.why_html,
+                self.note.widget,
+            ],
+            _dom_classes=panel_classes,
+        )
+
+    def offer(self, options: list[tuple[str, Any]], can: bool, why: str) -> None:
+        """Show these choices; with none (or ``can`` false) the controls are off, saying why."""
+        offer_choices(self.picker, options)
+        self.picker.disabled = self.button.disabled = not can
+        self.why_html.value = "" if can else f"<div class='ttr-note'>{html.escape(why)}</div>"
+
+    def _act(self) -> None:
+        choice = self.picker.value
+        if choice is None:
+            self.note.show("There is nothing to choose now.", bad=True)
+            return
+        self.act(choice)
+
+    def act(self, choice: Any) -> None:
+        self.app.act(choice, self.note)
+
+
+class SupplyPanel(ChoicePanel):
     """At setup, each player keeps 60 of their 75 pieces, secretly.
 
     In a hot-seat game several humans choose in turn on one screen: the panel
@@ -63,30 +98,15 @@ class SupplyPanel:
     """
 
     def __init__(self, app: GameApp) -> None:
-        self.app = app
-        self.title = widgets.HTML()
-        self.picker = widgets.Dropdown(
-            description="Keep:",
-            options=[],
-            layout=widgets.Layout(width="auto", max_width="100%"),
-            _dom_classes=["ttr-supply-picker"],
+        super().__init__(
+            app,
+            "Keep:",
+            "ttr-supply-picker",
+            "Keep this supply (secret)",
+            "ttr-choose-supply",
+            ["ttr-panel", "ttr-supply-choice"],
         )
-        self.keep_button = button("Keep this supply (secret)", "ttr-choose-supply")
-        self.keep_button.style.button_color = "#cfe8cf"
-        self.keep_button.on_click(app.guard(lambda _b: self._keep()))
-        self.who_html = widgets.HTML(_dom_classes=["ttr-supply-who"])
-        self.note = Note("ttr-supply-note")
-        self.widget = widgets.VBox(
-            [
-                self.title,
-                widgets.HBox(
-                    [self.picker, self.keep_button], layout=widgets.Layout(flex_flow="row wrap")
-                ),
-                self.who_html,
-                self.note.widget,
-            ],
-            _dom_classes=["ttr-panel", "ttr-supply-choice"],
-        )
+        self.button.style.button_color = "#cfe8cf"
         self._chooser: tuple[int, int] | None = None  # (game, seat) the picker was set for
 
     def render(self, shown: Shown) -> None:
@@ -103,7 +123,7 @@ class SupplyPanel:
         seat = state.current
         name = state.players[seat].name
         full = rules.full_pieces
-        self.title.value = (
+        self.info.value = (
             f"<h3>{html.escape(name)}: choose your {rules.supply} pieces</h3>"
             f"<div class='ttr-note'>Keep exactly {rules.supply} of your {full['train']} trains "
             f"and {full['ship']} ships. The rest wait in your box: later, swapping pieces with "
@@ -113,14 +133,16 @@ class SupplyPanel:
         options = [a for a in shown.legal if isinstance(a, ChooseSupply)]
         if not options:  # not a human's choice now: show the range, choose nothing
             options = rules.supply_options()
-        offer_choices(self.picker, [(f"{a.trains} trains and {a.ships} ships", a) for a in options])
+        can = shown.acting and bool(shown.legal)
+        self.offer(
+            [(f"{a.trains} trains and {a.ships} ships", a) for a in options],
+            can,
+            shown.blocked() or "",
+        )
         if self._chooser != (id(self.app.game), seat):
             self._chooser = (id(self.app.game), seat)
             neutral = neutral_supply(view)
             self.picker.value = neutral if neutral in options else options[0]
-        can = shown.acting and bool(shown.legal)
-        self.picker.disabled = self.keep_button.disabled = not can
-        self.keep_button.tooltip = "Keep this supply" if can else (why_not_now(shown) or "")
         marks = []
         for i, choice in enumerate(state.extras.get("supply_choices") or []):
             if choice is not None:
@@ -131,43 +153,15 @@ class SupplyPanel:
                 what = "waiting"
             player = html.escape(state.players[i].name)
             marks.append(f"{panels.player_chip(i)}{player}: {what}")
-        self.who_html.value = f"<div class='ttr-note'>{' · '.join(marks)}</div>"
-
-    def _keep(self) -> None:
-        action = self.picker.value
-        if action is None:
-            self.note.show("Choose how many trains and ships to keep first.", bad=True)
-            return
-        self.app.act(action, self.note)
+        self.why_html.value = f"<div class='ttr-note ttr-supply-who'>{' · '.join(marks)}</div>"
 
 
-class HarborPanel:
+class HarborPanel(ChoicePanel):
     """Build a harbor: choose the city among those allowed, then the cards (asked)."""
 
     def __init__(self, app: GameApp) -> None:
-        self.app = app
-        self.info = widgets.HTML()
-        self.city_picker = widgets.Dropdown(
-            description="City:",
-            options=[],
-            layout=widgets.Layout(width="auto", max_width="100%"),
-            _dom_classes=["ttr-harbor-city"],
-        )
-        self.build_button = button("Build a harbor", "ttr-build-harbor")
-        self.build_button.on_click(app.guard(lambda _b: self._build()))
-        self.why_html = widgets.HTML(_dom_classes=["ttr-harbor-why"])
-        self.note = Note("ttr-harbor-note")
-        self.widget = widgets.VBox(
-            [
-                self.info,
-                widgets.HBox(
-                    [self.city_picker, self.build_button],
-                    layout=widgets.Layout(flex_flow="row wrap"),
-                ),
-                self.why_html,
-                self.note.widget,
-            ],
-            _dom_classes=["ttr-harbor"],
+        super().__init__(
+            app, "City:", "ttr-harbor-city", "Build a harbor", "ttr-build-harbor", ["ttr-harbor"]
         )
         self._builds: dict[str, list[BuildHarbor]] = {}
 
@@ -193,30 +187,19 @@ class HarborPanel:
             if isinstance(action, BuildHarbor):
                 builds.setdefault(action.city, []).append(action)
         self._builds = builds
-        offer_choices(
-            self.city_picker,
+        cities = sorted(builds, key=view.map.place_name)
+        self.offer(
             [
-                (f"{view.map.place_name(c)} ({count(len(ways), 'way')} to pay)", c)
-                for c, ways in sorted(builds.items(), key=lambda kv: view.map.place_name(kv[0]))
+                (f"{view.map.place_name(c)} ({count(len(builds[c]), 'way')} to pay)", c)
+                for c in cities
             ],
+            bool(builds),
+            self._why_not(shown, seat),
         )
-        can = bool(builds)
-        self.city_picker.disabled = self.build_button.disabled = not can
-        self.city_picker.layout.display = "" if can else "none"
-        self.build_button.tooltip = (
-            "Build a harbor in the chosen city (you choose the cards next)"
-            if can
-            else self._why_not(shown, seat)
-        )
-        standing = not can and shown.acting and view.state.pending is None
-        self.why_html.value = (
-            f"<div class='ttr-note'>{html.escape(self._why_not(shown, seat))}</div>"
-            if standing
-            else ""
-        )
+        self.picker.layout.display = "" if builds else "none"
 
     def _why_not(self, shown: Shown, seat: int) -> str:
-        reason = why_not_now(shown)
+        reason = shown.blocked()
         if reason:
             return reason
         view = shown.view
@@ -233,42 +216,18 @@ class HarborPanel:
             )
         return f"You cannot pay for a harbor yet: it takes {HARBOR_COST}."
 
-    def _build(self) -> None:
-        city = self.city_picker.value
-        ways = self._builds.get(city) if city is not None else None
-        if not ways:
-            self.note.show("No harbor can be built now.", bad=True)
-            return
-        self.app.act_one_of(ways, self.note)
+    def act(self, choice: Any) -> None:
+        self.app.act_one_of(self._builds.get(choice, []), self.note)
 
 
-class ExchangePanel:
+class ExchangePanel(ChoicePanel):
     """Swap pieces of the supply for pieces of the other kind in the box (−1 point each)."""
 
     def __init__(self, app: GameApp) -> None:
-        self.app = app
-        self.info = widgets.HTML()
-        self.picker = widgets.Dropdown(
-            description="Swap:",
-            options=[],
-            layout=widgets.Layout(width="auto", max_width="100%"),
-            _dom_classes=["ttr-exchange-picker"],
+        super().__init__(
+            app, "Swap:", "ttr-exchange-picker", "Exchange", "ttr-exchange", ["ttr-exchange-box"]
         )
         self.picker.observe(app.guard(lambda _c: self._label_button()), names="value")
-        self.exchange_button = button("Exchange", "ttr-exchange")
-        self.exchange_button.on_click(app.guard(lambda _b: self._exchange()))
-        self.note = Note("ttr-exchange-note")
-        self.widget = widgets.VBox(
-            [
-                self.info,
-                widgets.HBox(
-                    [self.picker, self.exchange_button],
-                    layout=widgets.Layout(flex_flow="row wrap"),
-                ),
-                self.note.widget,
-            ],
-            _dom_classes=["ttr-exchange-box"],
-        )
         self._cost = 1
 
     def render(self, shown: Shown, seat: int) -> None:
@@ -289,32 +248,21 @@ class ExchangePanel:
         )
         ui = self.app.ui
         options = [(ui.label(view, a), a) for a in shown.legal if isinstance(a, ExchangePieces)]
-        offer_choices(self.picker, options)
-        can = bool(options)
-        self.picker.disabled = self.exchange_button.disabled = not can
-        self.picker.layout.display = "" if can else "none"
+        self.offer(
+            options,
+            bool(options),
+            shown.blocked() or "No exchange: your box or your supply has no piece to swap.",
+        )
+        self.picker.layout.display = "" if options else "none"
         self._label_button()
-        if can:
-            self.exchange_button.tooltip = "Make the chosen exchange (it ends your turn)"
-        else:
-            self.exchange_button.tooltip = why_not_now(shown) or (
-                "Your box holds no piece to take, or your supply none to put back."
-            )
 
     def _label_button(self) -> None:
         action = self.picker.value
-        self.exchange_button.description = (
+        self.button.description = (
             f"Exchange (−{count(action.count * self._cost, 'point')})"
             if isinstance(action, ExchangePieces)
             else "Exchange"
         )
-
-    def _exchange(self) -> None:
-        action = self.picker.value
-        if action is None:
-            self.note.show("No exchange is possible now.", bad=True)
-            return
-        self.app.act(action, self.note)
 
 
 class TourPicker:
@@ -323,14 +271,10 @@ class TourPicker:
     def __init__(self, app: GameApp) -> None:
         self.app = app
         self.chain: TourChain | None = None
-        self.picker = widgets.Dropdown(
-            description="Tour on the board:",
-            options=[("(none)", NO_TOUR)],
-            value=NO_TOUR,
-            style={"description_width": "initial"},
-            layout=widgets.Layout(width="auto", max_width="100%"),
-            _dom_classes=["ttr-tour-picker"],
+        self.picker = picker(
+            "Tour on the board:", "ttr-tour-picker", style={"description_width": "initial"}
         )
+        self.picker.options, self.picker.value = [("(none)", NO_TOUR)], NO_TOUR
         self.picker.observe(app.guard(self._on_pick), names="value")
         self.widget = widgets.VBox([self.picker], _dom_classes=["ttr-tours"])
         self._syncing = False
