@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from browser import (
+    JS_CANVAS_SUM,
     WAIT_MS,
     Voila,
     board_view,
@@ -41,6 +42,7 @@ from browser import (
 from ttr_nb import DrawFaceUp, load_map
 from ttr_nb.widgets import GameApp
 from ttr_nb.widgets.style import player_style
+from ttr_nb.widgets.world_board import TOUR_INK, TOUR_STOP_RADIUS
 
 __all__ = ["context", "page", "pytestmark", "voila"]  # fixtures used by name
 
@@ -238,6 +240,24 @@ def test_world_game_refill_choice_and_a_claim_across_the_seam(page: Any) -> None
         assert colour_share(page, space.cx, space.cy, teal) > 0.3
     shoot(page, "world-wrap-claimed.png")
     no_errors(page)
+
+
+def test_a_tour_is_drawn_on_the_board_as_a_numbered_chain(page: Any) -> None:
+    start_game(page, "world", seed=7, kinds=["human", "greedy", "greedy"])
+    offered = page.locator(".ttr-offer").inner_text()
+    assert "Tour 1. Tehran → 2. Lahore → 3. Mumbai → 4. Bangkok" in offered
+    geometry = geometry_for(page, "world")
+    stops = [geometry.positions[c] for c in ("tehran", "lahore", "mumbai", "bangkok")]
+    # The numbered discs sit just above their cities.
+    assert all(colour_share(page, x, y - 2 * TOUR_STOP_RADIUS, TOUR_INK) < 0.3 for x, y in stops)
+    before = page.evaluate(JS_CANVAS_SUM)
+    page.locator(".ttr-tour-picker select").select_option(
+        label="Tehran → Lahore → Mumbai → Bangkok"
+    )
+    page.wait_for_function(f"() => ({JS_CANVAS_SUM})() !== {before}", timeout=WAIT_MS)
+    shoot(page, "world-tour-on-board.png")
+    for x, y in stops:  # left of the disc's white number
+        assert colour_share(page, x - 5, y - 2 * TOUR_STOP_RADIUS, TOUR_INK, radius=1) > 0.6
 
 
 def test_zoom_and_pan_keep_clicks_on_the_right_route(page: Any, voila: Voila) -> None:
