@@ -264,7 +264,7 @@ def test_harbor_panel_says_why_not_then_builds_after_choosing_the_cards(app: Gam
     assert app.view.state.extras["harbors"]["lima"] == 0
     assert "Lima" in harbor.info.value and "<b>2</b> of 3 left" in harbor.info.value
     assert "harbor of Ann" in app.board.describe("city", "lima")
-    assert "<span title='Lima'>1 of 3</span>" in app.scores_html.value
+    assert "harbors:</span> Lima (2 left to build)" in app.scores_html.value
 
 
 def test_a_refused_harbor_names_the_rule_and_changes_nothing(app: GameApp) -> None:
@@ -336,5 +336,5 @@ def test_end_screen_scores_harbors_tours_and_exchanges(app: GameApp) -> None:
     if any(view.map.ticket_by_id[t].tour_values for p in view.state.players for t in p.tickets):
         assert "<h4>Tours</h4>" in result
     assert "harbors" in app.result_html.value and "exchange" in app.result_html.value
-    assert "<th>harbors built</th>" in app.scores_html.value
+    assert "harbors:</span>" in app.scores_html.value
     assert app.claim.widget.layout.display == "none"

@@ -300,6 +300,9 @@ class GameApp:
         self.map = game_map
         self.ui = variant_uis.ui_class(game_map.rules)(self)
         self.board.set_map(game_map)
+        # The column is as wide as the board is shown: beside a tall board (Germany's)
+        # the history fills the room left, under a wide one it wraps below.
+        self.board_column.layout.width = f"min(100%, {self.board.shown_width})"
         self.board.piece_painters[:] = [*self.ui.board_painters(), self._paint_trails]
         self.board.fact_providers[:] = self.ui.fact_providers()
         self.variant_box.children = tuple(self.ui.panels())

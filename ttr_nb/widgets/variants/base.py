@@ -122,6 +122,10 @@ class VariantUI:
         choice), in the imperative; None for the usual steps."""
         return None
 
+    def claim_note(self, view: Game, route_id: int) -> str:
+        """What else claiming the selected route does, in a sentence ("" for nothing)."""
+        return ""
+
     def choice_question(self, view: Game, actions: list[Any]) -> str:
         """The question asked when one click could mean several of ``actions``."""
         return "Which one?"

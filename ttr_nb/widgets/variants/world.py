@@ -191,17 +191,16 @@ class WorldUI(VariantUI):
 
     # ------------------------------------------------------------ scoring
     def player_columns(self, view: Game) -> list[tuple[str, list[str]]]:
-        """Harbors built of those each player has (their cities on hover)."""
+        """Where each player built harbors, and how many are left to build."""
         state = view.state
         cells = []
         for seat, player in enumerate(state.players):
             built = sorted(
                 view.map.place_name(c) for c, s in state.extras["harbors"].items() if s == seat
             )
-            total = len(built) + player.extras["harbors_left"]
-            where = html.escape(", ".join(built) or "none built yet", quote=True)
-            cells.append(f"<span title='{where}'>{len(built)} of {total}</span>")
-        return [("harbors built", cells)]
+            where = ", ".join(built) or "none yet"
+            cells.append(f"{html.escape(where)} ({player.extras['harbors_left']} left to build)")
+        return [("harbors", cells)]
 
     def end_sections(self, view: Game) -> list[str]:
         rules: Any = view.rules
