@@ -391,16 +391,24 @@ def open_new_game_panel(page: Any) -> None:
         page.locator(".ttr-map select").wait_for(state="visible", timeout=WAIT_MS)
 
 
-def confirm_if_asked(page: Any, before: int) -> None:
-    """Answer yes if the app asks before closing the game in progress, then wait for it."""
-    prompt_or_change = (
-        "(n) => Number(document.querySelector('.ttr-status-box [data-serial]')"
-        ".getAttribute('data-serial')) > n || (document.querySelector('.ttr-prompt') "
-        "&& document.querySelector('.ttr-prompt').offsetParent !== null)"
-    )
-    page.wait_for_function(prompt_or_change, arg=before, timeout=WAIT_MS)
-    if serial(page) == before and page.locator(".ttr-prompt").is_visible():
-        click_and_settle(page, "button.ttr-prompt-ok")
+def confirm_if_asked(page: Any, before: int, question: str = "Start a new game") -> None:
+    """Answer yes if the app asks ``question`` before closing the game in progress.
+
+    The app either answers at once (its serial moves on) or opens the prompt first.
+    A prompt seen here may also be a stale one the kernel is about to close, so the
+    OK click is retried until the app has answered, with the question checked each time.
+    """
+    deadline = time.monotonic() + WAIT_MS / 1000
+    prompt = page.locator(".ttr-prompt")
+    while time.monotonic() < deadline:
+        if serial(page) > before:
+            return
+        if prompt.is_visible() and question in prompt.inner_text():
+            with contextlib.suppress(sync_api.TimeoutError):
+                page.locator("button.ttr-prompt-ok").click(timeout=2_000)
+        page.wait_for_timeout(200)
+    shoot(page, "failure.png")
+    raise AssertionError(f"the app did not answer; status {status(page)!r}")
 
 
 def start_game(

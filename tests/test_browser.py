@@ -248,7 +248,7 @@ def test_save_download_and_load(page: Any) -> None:
     assert json.loads(text_box.input_value())["seed"] == 11
     before = serial(page)
     page.locator("button.ttr-load-text").click()
-    confirm_if_asked(page, before)  # the game in progress is closed only on a yes
+    confirm_if_asked(page, before, "Load the text box")  # closed only on a yes
     assert "Loaded" in status(page)
     shoot(page, "save-and-load.png")
     no_errors(page)
