@@ -15,12 +15,13 @@ import hashlib
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 DATA = Path(__file__).resolve().parent / "data" / "engine_digests.json"
 BLOCK = 100  # games per digest
 
 
-def game_digest(map_name: str, seed: int, hasher: "hashlib._Hash") -> int:
+def game_digest(map_name: str, seed: int, hasher: Any) -> int:
     """Play seeded game ``seed`` (2 + seed % 4 players, random bot) into ``hasher``;
     return its number of actions."""
     from ttr_nb import new_game

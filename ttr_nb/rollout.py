@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, Pass
+from .actions import ClaimRoute, DrawBlind, DrawFaceUp, Pass
 from .algorithms import TicketUnreachableError
 from .bots import GreedyBot, board_planner
 from .game import Game
@@ -100,9 +100,7 @@ class PlanFollower:
         player = state.players[seat]
         owned = set(player.routes)
         open_ids = {r.id for r in game.rules.claimable_routes(state, seat)}
-        unavailable = {
-            r.id for r in game_map.routes if r.id not in open_ids and r.id not in owned
-        }
+        unavailable = {r.id for r in game_map.routes if r.id not in open_ids and r.id not in owned}
         planner = board_planner(game_map)
         dead_ends = game_map.dead_ends
         wanted: set[int] = set()

@@ -362,9 +362,7 @@ class TicketPlanner:
                     heappush(fringe, (vu, next(counter), u))
                     pred[u] = v
         if _TARGET not in dist:
-            raise TicketUnreachableError(
-                f"no usable routes join {_describe(a)} and {_describe(b)}"
-            )
+            raise TicketUnreachableError(f"no usable routes join {_describe(a)} and {_describe(b)}")
         path = [_TARGET]
         while path[-1] in pred:
             path.append(pred[path[-1]])

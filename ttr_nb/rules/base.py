@@ -867,6 +867,7 @@ class Rules:
         """Variant hook: (verb, rest) words for a variant-only action."""
         return ("do", str(action))
 
+
 # How a malformed action is named in its refusal (its own fields cannot be trusted).
 _ACTION_WORDS = {
     "DrawFaceUp": ("take", "a face-up card"),

@@ -98,13 +98,14 @@ class FastPath:
         # A variant that finds payments its own way but does not say what they depend on
         # gets one class per route (correct, if slower).
         by_route = (
-            defined_in(cls, "payments") is not Rules
-            and defined_in(cls, "payment_class") is Rules
+            defined_in(cls, "payments") is not Rules and defined_in(cls, "payment_class") is Rules
         )
         rows = []
         for route in game_map.routes:
             klass = ("route", route.id) if by_route else rules.payment_class(route)
-            rows.append((route, route.id, route.length, route.kind, rules.parallel[route.id], klass))
+            rows.append(
+                (route, route.id, route.length, route.kind, rules.parallel[route.id], klass)
+            )
         longest = max((r.length for r in game_map.routes), default=0)
         # rows_upto[n]: the routes of length n or less, in map order
         self.rows_upto = [tuple(row for row in rows if row[2] <= n) for n in range(longest + 1)]
@@ -275,4 +276,3 @@ class FastPath:
                 self.lines.clear()
             line = self.lines[key] = rules.describe(game, action)
         return line
-
