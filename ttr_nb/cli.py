@@ -116,10 +116,13 @@ PER_ACTION_GOAL = 2.0  # a variant's cost per action, at most this many times US
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from .algorithms import longest_trail_length
+    from .bench import report
     from .bots import GreedyBot, RandomBot
     from .rules import playable_maps
 
     maps = playable_maps() if args.map == "all" else [args.map]
+    for line in report(args.games, maps):
+        print(line, flush=True)
     networks = []
     per_action: dict[str, float] = {}  # seconds per action, random 2-player games
     for map_name in maps:

@@ -8,13 +8,14 @@ actions with less work:
 
 * **Payment classes.** Routes with the same payment class (by default: the cards
   that fit them and their length) have the same payments for every hand, so the
-  payments are computed once per class and hand (:meth:`Rules.payment_class`).
-* **Memos by hand.** A hand (its card counts) decides its reach, its payments for
-  each class and the claim actions they make; hands recur (a player's hand changes
-  by one or two cards a turn, and a search plays the same positions again and
-  again), so those are remembered per hand, in a bounded memo.
-* **Routes by length.** Only the routes no longer than the hand's reach are
-  looked at, still in map order.
+  payments are computed once per class (:meth:`Rules.payment_class`), and a class the
+  hand cannot pay rules out all its routes at once.
+* **Memos by capped counts.** The base rules' payments for a class depend only on the
+  counts of the fitting cards, each counted up to the route's length; those capped
+  counts recur across turns and games, so the payments and the claim actions made of
+  them are remembered (in a bounded memo).
+* **Routes by length.** Only the classes no longer than the hand's reach are looked
+  at; the routes are still listed in map order.
 * **Prebuilt actions.** Card draws, ticket draws and kept-ticket choices are built
   once and shared (actions are immutable); they are marked as well formed, so
   :func:`~ttr_nb.actions.shape_problem` does not check their fields again (the
@@ -53,6 +54,7 @@ from ..actions import (
 
 if TYPE_CHECKING:
     from ..game import Game
+    from ..maps import Route
     from ..state import GameState, PlayerState
     from .base import Rules
 
@@ -65,15 +67,26 @@ PASS_ONLY = mark_well_formed(Pass())
 
 
 class HandMemo:
-    """What one hand decides: its reach, its payments per class, its claims per route."""
+    """A variant's own lists remembered for one hand (World: its harbor payments)."""
 
-    __slots__ = ("reach", "rows", "claims", "extra")
+    __slots__ = ("extra",)
 
-    def __init__(self, reach: int) -> None:
-        self.reach = reach
-        self.rows: tuple | None = None  # the routes this hand can pay for, with the payments
+    def __init__(self) -> None:
+        self.extra: dict[Hashable, Any] = {}
+
+
+class PaidClass:
+    """The payments for one payment class and hand, and the claims made of them by route."""
+
+    __slots__ = ("pays", "claims")
+
+    def __init__(self, pays: tuple) -> None:
+        self.pays = pays
         self.claims: dict[int, tuple[ClaimRoute, ...]] = {}
-        self.extra: dict[Hashable, Any] = {}  # a variant's own lists (World: harbor payments)
+
+
+def _first(item: tuple[int, Any]) -> int:
+    return item[0]
 
 
 def defined_in(cls: type, name: str) -> type:
@@ -111,6 +124,26 @@ class FastPath:
         self.rows_upto = [tuple(row for row in rows if row[2] <= n) for n in range(longest + 1)]
         self.longest = longest
         self.hands: dict[tuple[int, ...], HandMemo] = {}
+        # The base rules' payments depend only on the counts of the cards that fit a route,
+        # each counted up to the route's length: those capped counts key the memo (a
+        # variant with its own payments gets them computed once per class and call).
+        self.capped = defined_in(cls, "payments") is Rules
+        self.fitting = {row[1]: rules.fitting[row[1]] for row in rows} if self.capped else {}
+        self.paid: dict[Hashable, PaidClass] = {}
+        # The payment classes, each with its routes (as indices of ``rows``, map order), by
+        # length: a hand's payments are looked up once per class, and the routes of the
+        # classes it cannot pay are never looked at.
+        self.rows = rows
+        members: dict[Hashable, list[int]] = {}
+        for i, row in enumerate(rows):
+            members.setdefault(row[5], []).append(i)
+        classes = []
+        for klass, indices in members.items():
+            route = rows[indices[0]][0]
+            colour_ids = rules.fitting[route.id][0] if self.capped else ()
+            classes.append((klass, route, route.length, colour_ids, tuple(indices)))
+        self.classes_upto = [tuple(c for c in classes if c[2] <= n) for n in range(longest + 1)]
+        self.wild_ids = tuple(c.id for c in game_map.card_types if c.wild)
         self.keeps: dict[tuple[tuple[int, ...], int], tuple[KeepTickets, ...]] = {}
         self.face_up = {
             (slot, deck): mark_well_formed(DrawFaceUp(slot, deck))
@@ -138,7 +171,7 @@ class FastPath:
         if memo is None:
             if len(self.hands) >= MEMO_LIMIT:
                 self.hands.clear()
-            memo = self.hands[key] = HandMemo(self.rules.claim_reach(hand))
+            memo = self.hands[key] = HandMemo()
         return memo
 
     # --------------------------------------------------------------- listing
@@ -163,20 +196,40 @@ class FastPath:
         """Every claim open to ``seat`` with ``hand``: routes in map order, then payments in
         :meth:`Rules.payments` order, then pickups in :meth:`Rules.pickup_options` order."""
         rules = self.rules
-        memo = self.hand_memo(hand)
-        rows = memo.rows
-        if rows is None:
-            rows = memo.rows = self.payable_rows(hand, memo.reach)
-        if not rows:
+        reach = rules.claim_reach(hand)
+        if reach <= 0:
             return []
         owner = state.owner
         pieces = state.players[seat].pieces
         closes = len(state.players) <= rules.closed_parallel_max_players
-        claims_by_route = memo.claims
         pickup_options = rules.pickup_options
+        class_payments = self.class_payments
+        capped = self.capped
+        wilds = 0
+        for w in self.wild_ids:
+            wilds += hand.get(w, 0)
+        payable: list[tuple[int, PaidClass]] = []
+        for klass, route, need, colour_ids, members in self.classes_upto[min(reach, self.longest)]:
+            if capped and wilds < need:
+                # A quick necessary condition: some fitting colour, with every wild card,
+                # is enough (most classes fail it on most turns).
+                for c in colour_ids:
+                    held = hand[c]
+                    if held and held + wilds >= need:
+                        break
+                else:
+                    continue
+            paid = class_payments(hand, route, klass)
+            if paid.pays:
+                payable.extend((i, paid) for i in members)
+        if not payable:
+            return []
+        payable.sort(key=_first)
+        rows = self.rows
         no_pickups = NO_PICKUPS
         out: list[ClaimRoute] = []
-        for route, rid, length, kind, parallel, pays in rows:
+        for i, paid in payable:
+            route, rid, length, kind, parallel, _klass = rows[i]
             if rid in owner or pieces.get(kind, 0) < length:
                 continue
             if parallel:
@@ -190,35 +243,38 @@ class FastPath:
                     continue
             options = pickup_options(state, route)
             if options is no_pickups:
-                made = claims_by_route.get(rid)
+                made = paid.claims.get(rid)
                 if made is None:
-                    made = claims_by_route[rid] = tuple(
-                        mark_well_formed(ClaimRoute.trusted(rid, pay)) for pay in pays
+                    made = paid.claims[rid] = tuple(
+                        mark_well_formed(ClaimRoute.trusted(rid, pay)) for pay in paid.pays
                     )
                 out.extend(made)
             else:
                 out.extend(
                     mark_well_formed(ClaimRoute.trusted(rid, pay, pick))
-                    for pay in pays
+                    for pay in paid.pays
                     for pick in options
                 )
         return out
 
-    def payable_rows(self, hand: dict[str, int], reach: int) -> tuple:
-        """(route, id, length, kind, parallel ids, payments) of every route within ``reach``
-        that ``hand`` can pay for, in map order (whoever owns it)."""
-        if reach <= 0:
-            return ()
-        payments = self.rules.payments
-        by_class: dict[Hashable, tuple] = {}
-        out = []
-        for route, rid, length, kind, parallel, klass in self.rows_upto[min(reach, self.longest)]:
-            pays = by_class.get(klass)
-            if pays is None:
-                pays = by_class[klass] = tuple(payments(hand, route))
-            if pays:
-                out.append((route, rid, length, kind, parallel, pays))
-        return tuple(out)
+    def class_payments(self, hand: dict[str, int], route: Route, klass: Hashable) -> PaidClass:
+        """The payments of ``hand`` for the routes of payment class ``klass`` (``route`` is
+        one of them), with the claims built from them so far."""
+        if not self.capped:
+            return PaidClass(tuple(self.rules.payments(hand, route)))
+        need = route.length
+        colour_ids, wild_ids = self.fitting[route.id]
+        key = (
+            klass,
+            tuple([n if n < need else need for n in map(hand.__getitem__, colour_ids)]),
+            tuple([n if n < need else need for n in map(hand.__getitem__, wild_ids)]),
+        )
+        paid = self.paid.get(key)
+        if paid is None:
+            if len(self.paid) >= MEMO_LIMIT:
+                self.paid.clear()
+            paid = self.paid[key] = PaidClass(tuple(self.rules.payments(hand, route)))
+        return paid
 
     def card_draws(self, state: GameState, second: bool) -> list[Any]:
         rules = self.rules
