@@ -68,6 +68,7 @@ def main() -> int:
     maps = args.maps.split(",") if args.maps else playable_maps()
     old = json.loads(DATA.read_text(encoding="utf-8")) if DATA.exists() else {"digests": {}}
     out = dict(old["digests"])
+    differ = 0
     for map_name in maps:
         digests = []
         for block in range(args.blocks):
@@ -78,12 +79,13 @@ def main() -> int:
             want = out.get(map_name, [])
             same = sum(a == b for a, b in zip(digests, want, strict=False))
             print(f"{map_name}: {same} of {len(digests)} blocks equal the recorded digests")
+            differ += same != len(digests)
         out[map_name] = digests
     if args.record:
         DATA.write_text(
             json.dumps({"block": BLOCK, "digests": out}, indent=1) + "\n", encoding="utf-8"
         )
-    return 0
+    return 1 if differ else 0
 
 
 if __name__ == "__main__":

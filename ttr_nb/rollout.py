@@ -149,13 +149,17 @@ class PlanFollower:
                     draws = rules.ticket_draws(state)
                     if draws:
                         return draws[0]
-                legal = game.legal_actions()
-                if any(type(a) is ClaimRoute for a in legal):
-                    return self._best_scoring(game, legal)
+                claim = self._best_scoring(game, seat)
+                if claim is not None:
+                    return claim
         draws = rules.card_draws(state, second=pending == "second_card")
         action = self._card_draw(game, wanted, draws)
         if action is not None:
             return action
+        if pending is None:  # no card to draw: any claim rather than listing every move
+            claim = self._best_scoring(game, seat)
+            if claim is not None:
+                return claim
         legal = game.legal_actions()
         others = [a for a in legal if type(a) in (DrawFaceUp, ClaimRoute)]
         if others:
@@ -216,16 +220,29 @@ class PlanFollower:
                 blind = action
         return blind
 
-    def _best_scoring(self, game: Game, legal: list[Any]) -> Any:
-        route_by_id = game.map.route_by_id
-        cards = game.rules.cards
-        return max(
-            (a for a in legal if type(a) is ClaimRoute),
-            key=lambda a: (
-                route_by_id[a.route].length,
-                -sum(n for c, n in a.cards if cards[c].wild),
-            ),
-        )
+    def _best_scoring(self, game: Game, seat: int) -> ClaimRoute | None:
+        """The longest route ``seat`` can claim now, paid with the fewest wild cards (routes
+        looked at longest first, so that a board's many ways to pay for short routes, World's
+        pair routes above all, are not listed)."""
+        state = game.state
+        rules = game.rules
+        hand = state.players[seat].hand
+        wild = rules.cards
+        routes = rules.claimable_routes(state, seat, rules.claim_reach(hand))
+        routes.sort(key=lambda r: -r.length)  # stable: map order among equals
+        best = None
+        for route in routes:
+            if best is not None and route.length < best[0].length:
+                break
+            pays = rules.payments(hand, route)
+            if pays:
+                pay = min(pays, key=lambda p: sum(n for c, n in p if wild[c].wild))
+                if best is None:
+                    best = (route, pay)
+        if best is None:
+            return None
+        route, pay = best
+        return ClaimRoute(route.id, pay, rules.pickup_options(state, route)[0])
 
     def play_out(self, game: Game, max_actions: int = 2000) -> Game:
         """Play ``game`` to its end with this policy for every seat (in place)."""
