@@ -117,3 +117,13 @@ def test_search_bots_are_named():
         assert words in bot_name_problem(bad)
         with pytest.raises(ValueError, match=words):
             make_bot(bad)
+
+
+def test_a_tournament_takes_a_search_bot_by_name():
+    from ttr_nb.tournament import run_tournament
+
+    result = run_tournament(
+        ["search-cpu:0.02", "greedy"], "usa", games=2, workers=1, progress=False
+    )
+    assert [row.name for row in result.table()] == ["search-cpu:0.02", "greedy"]
+    assert sum(row.wins for row in result.table()) == 2
