@@ -10,8 +10,7 @@ touching its state.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +30,7 @@ from ..actions import (
 from ..algorithms import longest_trail_length, ticket_completed
 from ..maps import CardType, Map, Route
 from ..state import GameState, PlayerState
-from .fastpath import NO_PICKUPS, FastPath
+from .fastpath import NO_PICKUPS, FastHooks, FastPath
 
 if TYPE_CHECKING:
     import random
@@ -39,7 +38,7 @@ if TYPE_CHECKING:
     from ..game import Game
 
 
-class Rules:
+class Rules(FastHooks):
     """The rules of the original game (USA, 2015 rulebook).
 
     House rules, where the rulebook is silent:
@@ -123,31 +122,6 @@ class Rules:
         }
         self.reference = False  # True: list actions the plain way (see reference_mode)
         self._fast: FastPath | None = None
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
-        return self  # shared by every game on the map: it holds no game state, only caches
-
-    @property
-    def fast(self) -> FastPath:
-        """The fast path's tables and memos (:mod:`ttr_nb.rules.fastpath`), made on first use."""
-        if self._fast is None:
-            self._fast = FastPath(self)
-        return self._fast
-
-    @contextmanager
-    def reference_mode(self) -> Iterator[None]:
-        """List actions the plain way while inside: every open route, every payment.
-
-        The plain listing is the reference the fast path is compared with (the tests
-        check that both give the same actions in the same order); it also skips the
-        log-line memo.
-        """
-        before = self.reference
-        self.reference = True
-        try:
-            yield
-        finally:
-            self.reference = before
 
     # ------------------------------------------------------------------ setup
     def new_state(self, names: list[str], seed: int, rng: random.Random) -> GameState:
@@ -327,15 +301,6 @@ class Rules:
         if wild_total >= need:
             out.extend(tuple(sorted(split)) for split in _wild_splits(wilds, need))
         return out
-
-    def payment_class(self, route: Route) -> Hashable:
-        """A key shared by routes that have the same :meth:`payments` for every hand.
-
-        The fast path computes payments once per class and hand. Base rules: the cards
-        that fit the route and its length. A variant that overrides :meth:`payments`
-        overrides this too (otherwise every route is its own class).
-        """
-        return (self.fitting[route.id], route.length)
 
     def payment_problem(self, player: PlayerState, route: Route, cards: Payment) -> str | None:
         """Why ``cards`` cannot pay for ``route``, or None when they can."""
@@ -822,29 +787,6 @@ class Rules:
         name = state.players[state.current].name
         return f"{name} {_third_person(verb)} {rest}".strip()
 
-    def log_key(self, game: Game, action: Any) -> Hashable | None:
-        """Values that decide the log line of ``action`` (legal, not yet carried out), or
-        None when only :meth:`describe` itself can tell.
-
-        The game builds a line once per key. A variant that words actions its own way
-        (overriding ``describe``, ``pickup_text`` or ``describe_extra``) must override
-        this too, or its lines are built every time (see :mod:`.fastpath`).
-        """
-        kind = type(action)
-        state = game.state
-        name = state.players[state.current].name
-        if kind is DrawFaceUp:
-            return (name, action, state.face_up[action.slot])
-        if kind in _LOGGED_AS_IS:
-            return (name, action)
-        return None
-
-    def log_line(self, game: Game, action: Any) -> str:
-        """The log line of ``action`` (legal, about to be carried out): :meth:`describe`."""
-        if self.reference:
-            return self.describe(game, action)
-        return (self._fast or self.fast).log_line(game, action)
-
     def payment_text(self, cards: Payment) -> str:
         """``3 purple cards + 2 locomotives``: colour cards first, wild cards last."""
         known = [(cid, n) for cid, n in cards if cid in self.cards]
@@ -876,11 +818,6 @@ _ACTION_WORDS = {
     "DrawTickets": ("draw", "tickets"),
     "KeepTickets": ("keep", "tickets"),
 }
-
-
-# Actions whose log line depends on nothing but the player's name and the action itself
-# (for the base rules' wording).
-_LOGGED_AS_IS = frozenset({DrawBlind, ClaimRoute, DrawTickets, KeepTickets, Pass})
 
 
 def _third_person(verb: str) -> str:

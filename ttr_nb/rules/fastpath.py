@@ -37,7 +37,8 @@ built every time. So a new variant is correct first and fast when it says how.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -111,7 +112,8 @@ class FastPath:
         # A variant that finds payments its own way but does not say what they depend on
         # gets one class per route (correct, if slower).
         by_route = (
-            defined_in(cls, "payments") is not Rules and defined_in(cls, "payment_class") is Rules
+            defined_in(cls, "payments") is not Rules
+            and defined_in(cls, "payment_class") is FastHooks
         )
         rows = []
         for route in game_map.routes:
@@ -157,6 +159,8 @@ class FastPath:
         # Log lines are remembered only when log_key is at least as specific as every
         # method that words an action.
         key_owner = defined_in(cls, "log_key")
+        if key_owner is FastHooks:
+            key_owner = Rules
         self.log_by_key = all(
             issubclass(key_owner, defined_in(cls, name))
             for name in ("describe", "pickup_text", "describe_extra")
@@ -332,3 +336,75 @@ class FastPath:
                 self.lines.clear()
             line = self.lines[key] = rules.describe(game, action)
         return line
+
+
+class FastHooks:
+    """The hooks of :class:`~ttr_nb.rules.base.Rules` that the fast path uses (a base
+    class of it, kept here beside the fast path): its tables, the reference switch, the
+    payment classes and the log-line keys."""
+
+    reference: bool
+    _fast: FastPath | None
+    fitting: dict[int, tuple[tuple[str, ...], tuple[str, ...]]]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return self  # shared by every game on the map: it holds no game state, only caches
+
+    @property
+    def fast(self) -> FastPath:
+        """The fast path's tables and memos (this module), made on first use."""
+        if self._fast is None:
+            self._fast = FastPath(self)  # type: ignore[arg-type]
+        return self._fast
+
+    @contextmanager
+    def reference_mode(self) -> Iterator[None]:
+        """List actions the plain way while inside: every open route, every payment.
+
+        The plain listing is the reference the fast path is compared with (the tests
+        check that both give the same actions in the same order); it also skips the
+        log-line memo.
+        """
+        before = self.reference
+        self.reference = True
+        try:
+            yield
+        finally:
+            self.reference = before
+
+    def payment_class(self, route: Route) -> Hashable:
+        """A key shared by routes that have the same :meth:`Rules.payments` for every hand.
+
+        The fast path computes payments once per class and hand. Base rules: the cards
+        that fit the route and its length. A variant that overrides ``payments``
+        overrides this too (otherwise every route is its own class).
+        """
+        return (self.fitting[route.id], route.length)
+
+    def log_key(self, game: Game, action: Any) -> Hashable | None:
+        """Values that decide the log line of ``action`` (legal, not yet carried out), or
+        None when only :meth:`Rules.describe` itself can tell.
+
+        The game builds a line once per key. A variant that words actions its own way
+        (overriding ``describe``, ``pickup_text`` or ``describe_extra``) must override
+        this too, or its lines are built every time.
+        """
+        kind = type(action)
+        state = game.state
+        name = state.players[state.current].name
+        if kind is DrawFaceUp:
+            return (name, action, state.face_up[action.slot])
+        if kind in LOGGED_AS_IS:
+            return (name, action)
+        return None
+
+    def log_line(self, game: Game, action: Any) -> str:
+        """The log line of ``action`` (legal, about to be carried out): ``describe``."""
+        if self.reference:
+            return self.describe(game, action)  # type: ignore[attr-defined]
+        return (self._fast or self.fast).log_line(game, action)
+
+
+# Actions whose log line depends on nothing but the player's name and the action itself
+# (for the base rules' wording).
+LOGGED_AS_IS = frozenset({DrawBlind, ClaimRoute, DrawTickets, KeepTickets, Pass})
