@@ -82,9 +82,9 @@ JS_STATE = """
     return 'error';
   if (document.querySelector('.ttr-busy')) return 'busy';
   if (document.querySelector('.ttr-starting')) return 'starting';
+  if (document.querySelector('.ttr-notice')) return 'error';  // the template's error notices
   const loading = document.getElementById('loading');  // Voilà's own template
   if (loading && loading.style.display !== 'none') return 'starting';
-  if (document.querySelector('.ttr-notice')) return 'error';  // the template's error page
   if (app || document.querySelector('#rendered_cells .jupyter-widgets')) return 'app';
   return 'blank';  // no message, no app: what a visitor must never be left with
 }

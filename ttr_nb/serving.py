@@ -98,6 +98,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         super().__init__(**kwargs)
         self._warm: deque[str] = deque()  # ready kernel ids, oldest first
         self._starting = 0
+        self._starts: set[asyncio.Future[None]] = set()
         self._waiting = 0
         self._available = asyncio.Condition()
         self._stopping = False
@@ -171,7 +172,9 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             and _available_mb() >= self.min_available_mb
         ):
             self._starting += 1
-            asyncio.ensure_future(self._start_warm())
+            start = asyncio.ensure_future(self._start_warm())
+            self._starts.add(start)
+            start.add_done_callback(self._starts.discard)
 
     async def _start_warm(self) -> None:
         kernel_id = None
@@ -193,7 +196,9 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             await asyncio.sleep(5)  # do not spin when kernels cannot start
         finally:
             self._starting -= 1
-        if kernel_id is not None:
+        if kernel_id is not None and self._stopping:  # the server stopped meanwhile
+            await super().shutdown_kernel(kernel_id, now=True)
+        elif kernel_id is not None:
             self._warm.append(kernel_id)
             async with self._available:
                 self._available.notify_all()
@@ -309,6 +314,8 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
     async def shutdown_all(self, *args: Any, **kwargs: Any) -> None:
         self._stopping = True
         self._warm.clear()
+        if self._starts:  # kernels being started end up shut down too
+            await asyncio.wait(set(self._starts), timeout=30)
         await super().shutdown_all(*args, **kwargs)
 
 
