@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from invariants import check_invariants, starting_totals
 
 from ttr_nb import (
     ClaimRoute,
@@ -18,7 +19,6 @@ from ttr_nb import (
     IllegalActionError,
     KeepTickets,
     Pass,
-    load_map,
     new_game,
 )
 from ttr_nb.bots import RandomBot
@@ -52,42 +52,10 @@ def random_candidate(game: Game, rng: random.Random):
     return Pass()
 
 
-def check_invariants(game: Game, totals: dict) -> None:
-    state = game.state
-    rules = game.rules
-    cards = len(state.deck) + len(state.discard) + sum(c is not None for c in state.face_up)
-    cards += sum(p.hand_size for p in state.players)
-    assert cards == totals["cards"]
-    assert all(n >= 0 for p in state.players for n in p.hand.values())
-    tickets = sum(len(d) for d in state.ticket_decks.values())
-    tickets += sum(len(p.tickets) + len(p.offer) for p in state.players)
-    assert tickets == totals["tickets"]
-    for i, p in enumerate(state.players):
-        for kind, start in totals["pieces"].items():
-            used = sum(
-                game.map.route_by_id[r].length
-                for r in p.routes
-                if game.map.route_by_id[r].kind == kind
-            )
-            assert p.pieces[kind] + used == start
-        assert sorted(p.routes) == sorted(r for r, o in state.owner.items() if o == i)
-        assert p.route_score == rules.recomputed_route_score(state, p)
-        assert game.scores()[i]["routes"] == p.route_score
-    if game.is_over:
-        assert game.legal_actions() == []
-    else:
-        assert game.legal_actions(), "no legal action before the end"
-
-
 @pytest.mark.parametrize(("map_name", "players", "seed"), CASES)
 def test_random_games_keep_every_invariant(map_name, players, seed):
     game = new_game(map_name, players=players, seed=seed)
-    game_map = load_map(map_name)
-    totals = {
-        "cards": sum(c.count for c in game_map.card_types),
-        "tickets": len(game_map.tickets),
-        "pieces": dict(game.state.players[0].pieces),
-    }
+    totals = starting_totals(game)
     bot = RandomBot(seed)
     probe = random.Random(seed + 1000)
     steps = 0
@@ -103,10 +71,10 @@ def test_random_games_keep_every_invariant(map_name, players, seed):
             if candidate in legal_set:
                 assert game.problem(candidate) is None
                 continue
-            before = game.to_dict()
+            before = game.snapshot()
             with pytest.raises(IllegalActionError):
                 game.apply(candidate)
-            assert game.to_dict() == before
+            assert game.snapshot() == before
         game.apply(bot.choose(game))
         steps += 1
         check_invariants(game, totals)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import math
 
@@ -10,7 +11,18 @@ import pytest
 pytest.importorskip("ipycanvas")
 pytest.importorskip("ipyevents")
 
-from ttr_nb import ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets, available_maps, load_map
+from positions import set_face_up, set_hand
+
+from ttr_nb import (
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    KeepTickets,
+    available_maps,
+    load_map,
+    new_game,
+)
+from ttr_nb.actions import action_to_dict
 from ttr_nb.rules import playable_maps
 from ttr_nb.widgets import (
     BoardPieces,
@@ -25,7 +37,7 @@ from ttr_nb.widgets import (
 
 def keep_all(app: GameApp) -> None:
     """The human keeps every starting ticket, then the bots keep theirs."""
-    app._keep_tickets()
+    app.offer.keep_button.click()
     app.bots_until_human()
 
 
@@ -174,47 +186,55 @@ def test_board_describes_country_spaces_and_ports() -> None:
 # ----------------------------------------------------------------------- app
 def test_app_starts_with_the_human_choosing_tickets(app: GameApp) -> None:
     assert app.view.phase == "setup" and app.human_to_move()
-    assert len(app.offer_boxes) == 3 and not app.keep_button.disabled
-    app.offer_boxes[0].value = app.offer_boxes[1].value = False
-    assert app.keep_button.disabled  # fewer than the minimum: the button says so
-    app.offer_boxes[1].value = True
-    app._keep_tickets()
+    offer = app.offer
+    assert len(offer.boxes) == 3 and not offer.keep_button.disabled
+    offer.boxes[0].value = offer.boxes[1].value = False
+    assert offer.keep_button.disabled  # fewer than the minimum: the button says so
+    assert offer.keep_button.description == "Tick at least 2"
+    offer.boxes[1].value = True
+    offer.keep_button.click()
     assert len(app.view.state.players[0].tickets) == 2
 
 
 def test_draw_blind_changes_the_hand(app: GameApp) -> None:
     keep_all(app)
-    assert app.other_box.layout.display == "none"  # every USA move has its own control
+    assert app.cards.other_box.layout.display == "none"  # every USA move has its own control
     before = app.view.state.players[0].hand_size
-    app.blind_button.click()
+    deck = app.cards.deck_buttons["train"]
+    assert deck.description == "Draw from the deck"
+    deck.click()
     assert app.view.state.players[0].hand_size == before + 1
-    assert "× <b>" in app.hand_html.value
-    app.blind_button.click()
+    assert "× <b>" in app.hand.hand_html.value
+    assert "Second card" in app.cards.hint_html.value
+    deck.click()
     assert app.view.state.players[0].hand_size == before + 2
     assert not app.human_to_move()  # the bots' turn now
-    assert not app.bot_step_button.disabled
+    assert not app.bot_panel.step_button.disabled
+    assert deck.disabled and deck.tooltip == "Not your turn"
 
 
 def test_face_up_buttons_show_letters_and_obey_the_rules(app: GameApp) -> None:
     keep_all(app)
-    state = app.view.state
-    for slot, card_id in enumerate(state.face_up):
-        letter = style.swatch(app.map.card_by_id[card_id].color).letter
-        assert app.face_up_buttons[slot].description.startswith(letter)
-    plain = next(i for i, c in enumerate(state.face_up) if not app.map.card_by_id[c].wild)
-    app.face_up_buttons[plain].click()
-    assert app.view.state.pending == "second_card"
+    set_face_up(app.game, ["red", "locomotive", "blue", "green", "white"])
+    app.refresh()
+    buttons = app.cards.face_up
     for slot, card_id in enumerate(app.view.state.face_up):
-        if app.map.card_by_id[card_id].wild:
-            assert app.face_up_buttons[slot].disabled  # no locomotive as the second card
+        letter = style.swatch(app.map.card_by_id[card_id].color).letter
+        assert buttons[slot].description.startswith(letter)
+    buttons[0].click()
+    assert app.view.state.pending == "second_card"
+    locomotive = next(i for i, c in enumerate(app.view.state.face_up) if app.map.card_by_id[c].wild)
+    assert buttons[locomotive].disabled  # no locomotive as the second card, and it says why
+    assert buttons[locomotive].tooltip == "A face-up locomotive cannot be your second card"
 
 
-def test_refused_action_shows_the_rule(app: GameApp) -> None:
+def test_refused_action_shows_the_rule_beside_the_control(app: GameApp) -> None:
     keep_all(app)
-    assert not app.act(DrawFaceUp(42))
-    assert "Not allowed" in app.status.value and "no face-up card in slot 43" in app.status.value
+    assert not app.act(DrawFaceUp(42), app.cards.note)
+    assert "Not allowed" in app.status.value
+    assert "no face-up slot 43 (the slots are numbered 1 to 5)" in app.cards.note.text
     assert not app.act(KeepTickets((1,)))
-    assert "not drawn any tickets" in app.status.value
+    assert "you have not drawn any tickets" in app.status.value  # spoken to the player
     assert not app.guard.errors
 
 
@@ -222,37 +242,52 @@ def test_claim_flow_through_selection_and_payment(app: GameApp) -> None:
     keep_all(app)
     claim = human_claim_ready(app)
     app.board.select(claim.route)
-    assert not app.claim_button.disabled
-    values = [v for _, v in app.payment_picker.options]
-    assert claim in values
-    assert str(claim.route) in app.claimable_html.value
-    app.payment_picker.value = claim
-    app.claim_button.click()
+    panel = app.claim
+    assert not panel.claim_button.disabled
+    assert claim.cards in [v for _, v in panel.payment_picker.options]
+    assert str(claim.route) in panel.claimable_html.value
+    panel.payment_picker.value = claim.cards
+    panel.claim_button.click()
     assert app.view.state.owner[claim.route] == 0
     assert app.board.pieces.owner[claim.route] == 0
     assert "claims" in app.log_html.value
+    assert not app.board.hover_label.value.startswith("Selected:")  # no stale selection line
+
+
+def test_double_routes_are_named_once_in_the_claimable_list(app: GameApp) -> None:
+    keep_all(app)
+    set_hand(app.game, 0, red=1, blue=1, green=1, locomotive=2)
+    app.refresh()
+    text = app.claim.claimable_html.value
+    doubles = [
+        app.map.route_label(r)
+        for r in app.map.routes
+        if r.length <= 3 and app.map.parallel(r) and r.color == "gray"
+    ]
+    assert doubles and all(text.count(label) <= 1 for label in doubles)
 
 
 def test_draw_tickets_then_keep_one(app: GameApp) -> None:
     keep_all(app)
     held = len(app.view.state.players[0].tickets)
-    app.tickets_button.click()
-    assert app.offer_box.layout.display == "" and len(app.offer_boxes) == 3
-    for box in app.offer_boxes[1:]:
+    app.cards.tickets_button.click()
+    offer = app.offer
+    assert offer.widget.layout.display == "" and len(offer.boxes) == 3
+    for box in offer.boxes[1:]:
         box.value = False
-    assert not app.keep_button.disabled and app.keep_button.description == "Keep 1 ticket"
-    app.keep_button.click()
+    assert not offer.keep_button.disabled and offer.keep_button.description == "Keep 1 ticket"
+    offer.keep_button.click()
     assert len(app.view.state.players[0].tickets) == held + 1
-    assert app.offer_box.layout.display == "none"
-    assert "✓" in app.tickets_html.value or "○" in app.tickets_html.value
+    assert offer.widget.layout.display == "none"
+    assert "✓" in app.hand.tickets_html.value or "○" in app.hand.tickets_html.value
 
 
 def test_selected_route_explains_why_it_cannot_be_claimed(app: GameApp) -> None:
     keep_all(app)
     expensive = max(app.map.routes, key=lambda r: r.length)
     app.board.select(expensive.id)
-    assert app.claim_button.disabled
-    assert "cannot" in app.selected_html.value
+    assert app.claim.claim_button.disabled
+    assert "cannot" in app.claim.selected_html.value
 
 
 def test_back_forward_and_slider(app: GameApp) -> None:
@@ -261,77 +296,130 @@ def test_back_forward_and_slider(app: GameApp) -> None:
     app.act(DrawBlind())
     total = len(app.game.history)
     hand_now = app.view.state.players[0].hand_size
-    app.back_button.click()
+    steps = app.timeline
+    steps.back_button.click()
     assert app.position == total - 1
     assert app.view.state.players[0].hand_size == hand_now - 1
     assert "ttr-future" in app.log_html.value
-    app.history_slider.value = 0
+    steps.slider.value = 0  # what a click on the slider's track sends
     assert app.position == 0 and app.view.phase == "setup"
-    app.forward_button.click()
+    steps.forward_button.click()
     assert app.position == 1
-    app.last_button.click()
+    steps.last_button.click()
     assert app.position == total and app.view is app.game
 
 
-def test_acting_in_the_past_drops_the_later_moves(app: GameApp) -> None:
+def test_looking_at_the_past_never_drops_moves(app: GameApp) -> None:
+    app.play_to_end()
+    total = len(app.game.history)
+    app.timeline.first_button.click()
+    app.timeline.forward_button.click()
+    assert app.bot_panel.step_button.disabled and app.bot_panel.to_end_button.disabled
+    assert not app.bot_step() and not app.act(DrawBlind())
+    assert len(app.game.history) == total  # nothing was dropped
+    assert "Continue from here: drop" in app.timeline.continue_button.description
+    assert app.timeline.continue_button.layout.display == ""
+
+
+def test_continue_from_here_drops_later_moves_and_can_be_undone(app: GameApp) -> None:
     keep_all(app)
     app.act(DrawBlind())
     app.act(DrawBlind())
-    app.go_to(len(app.game.history) - 2)
-    app.act(DrawBlind())
-    assert len(app.game.history) == app.position
-    assert "dropped" in app.status.value
+    app.bots_until_human()
+    total = len(app.game.history)
+    app.go_to(total - 4)
+    app.timeline.continue_button.click()
+    assert len(app.game.history) == total - 4 and len(app.dropped_moves) == 4
+    assert "set aside" in app.status.value
+    assert app.timeline.undo_button.layout.display == ""
+    app.timeline.undo_button.click()
+    assert len(app.game.history) == total and not app.dropped_moves
+    app.go_to(total - 4)
+    app.timeline.continue_button.click()
+    if app.human_to_move():  # the next move commits the branch: no undo any more
+        assert app.act(app.view.legal_actions()[0])
+    else:
+        assert app.bot_step()
+    assert not app.dropped_moves and app.timeline.undo_button.layout.display == "none"
+
+
+def test_replay_plays_the_game_back_one_move_per_tick(app: GameApp) -> None:
+    keep_all(app)
+    total = len(app.game.history)
+    app.timeline.replay_button.click()
+    assert app.position == 0 and app.timeline.replay_timer.playing
+    for _ in range(total + 2):
+        app.timeline.replay_timer.value += 1  # the browser's timer ticks
+    assert app.position == total and not app.timeline.replay_timer.playing
+    assert len(app.game.history) == total
 
 
 def test_bots_move_one_at_a_time_and_until_my_turn(app: GameApp) -> None:
-    app._keep_tickets()
+    app.offer.keep_button.click()
     moves = len(app.game.history)
     assert app.bot_step()
     assert len(app.game.history) == moves + 1
     assert "Bot:" in app.status.value
     app.bots_until_human()
     assert app.human_to_move()
+    assert "Ann:" in app.status.value and "draw cards" in app.status.value
 
 
 def test_auto_bots_use_the_browser_timer(app: GameApp) -> None:
-    app.auto_bots.value = True
-    app._keep_tickets()
-    assert app.timer.playing  # a bot is to move: the timer ticks in the browser
-    while app.timer.playing:
-        app.timer.value += 1  # what the browser does every BOT_DELAY_MS
+    app.bot_panel.auto.value = True
+    app.offer.keep_button.click()
+    timer = app.bot_panel.timer
+    assert timer.playing  # a bot is to move: the timer ticks in the browser
+    while timer.playing:
+        timer.value += 1  # what the browser does every BOT_DELAY_MS
     assert app.human_to_move()
 
 
-def test_play_to_the_end_shows_the_winner_and_breakdown(app: GameApp) -> None:
+def test_the_last_round_is_announced_with_who_started_it(app: GameApp) -> None:
+    keep_all(app)
+    app.act(DrawBlind())
+    app.act(DrawBlind())
+    app.game.state.players[1].pieces["train"] = 2
+    app.bot_step()  # Bruno's turn ends with 2 trains or fewer: the last round starts
+    assert "Last round! Bruno is down to" in app.turn.widget.value
+    assert "Last round! Bruno" in app.status.value
+
+
+def test_the_end_screen_explains_the_score(app: GameApp) -> None:
     app.play_to_end()
     assert app.view.is_over
+    page = app.result_html.value
     result = app.view.result()
-    assert result["decided_by"] in app.result_html.value or "on points" in app.result_html.value
-    assert (
-        "tickets" in app.result_html.value
-        and "Winner" in app.result_html.value
-        or ("Shared victory" in app.result_html.value)
-    )
-    assert app.to_end_button.disabled
+    assert "wins" in page or "Shared victory" in page
+    assert html.escape(result["ended_by"]) in page
+    assert "longest trail" in page and "completed" in page and "missed" in page
+    for seat, player in enumerate(app.view.state.players):  # the bots' tickets are revealed
+        for ticket in player.tickets:
+            assert html.escape(panels.ticket_text(app.map, ticket)) in page
+        assert f"{app.view.rules.longest_paths(app.view.state)[seat]}</td></tr>" in page
+    assert app.bot_panel.to_end_button.disabled
 
 
 def test_save_and_load_round_trip(app: GameApp) -> None:
     keep_all(app)
     app.act(DrawBlind())
     app.act(DrawBlind())
-    app.save_button.click()
-    saved = app.save_text.value
+    app.files.save_button.click()
+    saved = app.files.save_text.value
     assert json.loads(saved)["seed"] == 7
-    assert "data:application/json;base64," in app.save_link.value
+    assert app.files.save_link.value == ""  # made on demand, not sent after every move
+    app.files.download_button.click()
+    assert "data:application/json;base64," in app.files.save_link.value
     other = GameApp(map_name="usa", players=2, seed=99, auto_bots=False)
     assert other.load_text(saved)
     assert other.game == app.game
-    assert other.player_count.value == 3 and other.seed_box.value == 7
+    assert other.setup.player_count.value == 3 and other.setup.seed_box.value == 7
 
 
-def test_malformed_save_shows_the_reason(app: GameApp) -> None:
+def test_malformed_save_shows_the_reason_beside_the_load_buttons(app: GameApp) -> None:
     assert not app.load_text("{not json", source="broken.json")
     assert "Could not load broken.json" in app.status.value
+    assert "Could not load broken.json" in app.files.note.text
     data = json.loads(app.game.to_json())
     data["seed"] = "seven"
     assert not app.load_text(json.dumps(data), source="edited.json")
@@ -339,43 +427,125 @@ def test_malformed_save_shows_the_reason(app: GameApp) -> None:
     assert app.game.seed == 7  # the game on screen is untouched
 
 
-def test_upload_loads_a_file(app: GameApp) -> None:
+def test_a_hostile_save_is_refused_briefly_and_the_game_survives(app: GameApp) -> None:
     keep_all(app)
+    before = app.game.snapshot()
+    data = json.loads(app.game.to_json())
+    data["map"] = "/etc/passwd"
+    app.files.save_text.value = json.dumps(data)
+    app.files.load_text_button.click()
+    assert "Could not load" in app.files.note.text and "root:" not in app.status.value
+    app.files.save_text.value = "x" * 3_000_001
+    app.files.load_text_button.click()
+    assert "at most 2,000,000" in app.files.note.text
+    upload = {"name": "big.json", "size": 50_000_000, "content": memoryview(b"{}")}
+    app.files._on_upload({"new": [upload]})
+    assert "it is 50.0 MB" in app.files.note.text
+    assert app.game.snapshot() == before and not app.guard.errors
+
+
+def test_upload_loads_a_file(app: GameApp) -> None:
     text = app.game.to_json()
-    app._on_upload({"new": [{"name": "mine.json", "content": memoryview(text.encode())}]})
+    app.files._on_upload({"new": [{"name": "mine.json", "content": memoryview(text.encode())}]})
     assert "mine.json" in app.status.value
     assert len(app.game.history) == len(json.loads(text)["history"])
 
 
+def test_a_game_in_progress_is_never_dropped_without_asking(app: GameApp) -> None:
+    keep_all(app)
+    game = app.game
+    app.setup.start_button.click()
+    assert app.game is game and app.prompt.is_open
+    assert "will be closed" in app.prompt.question.value
+    app.prompt.cancel_button.click()
+    assert app.game is game and not app.prompt.is_open
+    other = new_game("usa", players=2, seed=3).to_json()
+    app.files.save_text.value = other
+    app.files.load_text_button.click()
+    assert app.game is game and app.prompt.is_open
+    app.prompt.ok_button.click()
+    assert app.game is not game and app.game.seed == 3
+
+
+def test_a_reloaded_page_offers_to_resume_the_browsers_copy(app: GameApp) -> None:
+    keep_all(app)
+    app.act(DrawBlind())
+    stored = {
+        "format": "ttr-nb-save/2",
+        "map": "usa",
+        "players": app.game.names,
+        "seed": app.game.seed,
+        "history": [
+            {"player": m.player, "action": action_to_dict(m.action)} for m in app.game.history
+        ],
+    }
+    fresh = GameApp(map_name="usa", players=3, seed=7, auto_bots=False)
+    fresh.store._received(None, {"kind": "stored", "text": json.dumps(stored)}, None)
+    assert fresh.prompt.is_open and "Resume your last game?" in fresh.prompt.question.value
+    fresh.prompt.ok_button.click()
+    assert fresh.game == app.game
+    # Junk in the browser's storage is ignored (and forgotten), never shown as an error.
+    other = GameApp(map_name="usa", players=3, seed=7, auto_bots=False)
+    other.store._received(None, {"kind": "stored", "text": "{]"}, None)
+    assert not other.prompt.is_open and not other.guard.errors
+
+
+def test_unusable_names_are_refused_at_the_name_field(app: GameApp) -> None:
+    game = app.game
+    app.setup.names[0].value = "x" * 41
+    app.start()
+    assert app.game is game
+    assert "at most 40" in app.setup.note.text
+    app.setup.names[0].value = "Ann\u0007"
+    app.start()
+    assert "printable" in app.setup.note.text and app.game is game
+
+
 @pytest.mark.parametrize("name", [m for m in available_maps() if m not in playable_maps()])
 def test_unplayable_maps_open_in_explore_mode(app: GameApp, name: str) -> None:
-    app.map_picker.value = name
-    assert app.start_button.description == "Explore this board"
-    app.start_button.click()
+    app.setup.map_picker.value = name
+    assert app.setup.start_button.description == "Explore this board"
+    app.start()
     assert app.game is None and app.view is None
     assert "not implemented yet" in app.explore_note.value
-    assert app.claim_box.layout.display == "none"
+    assert app.play_column.layout.display == "none"
     assert not app.act(DrawBlind())
     assert "explore mode" in app.status.value
 
 
 @pytest.mark.parametrize("name", playable_maps())
 def test_every_playable_map_starts_a_game(app: GameApp, name: str) -> None:
-    app.map_picker.value = name
-    app.start_button.click()
+    app.setup.map_picker.value = name
+    app.start()
     assert app.game is not None and app.game.map.id == name
     assert app.board.map.id == name
 
 
-def test_callback_errors_are_shown_not_lost(app: GameApp) -> None:
+def test_callback_errors_are_logged_and_shown_briefly(app: GameApp) -> None:
     def broken(_button: object) -> None:
-        raise RuntimeError("boom")
+        raise RuntimeError("boom at /srv/secret/path.py")
 
-    app.save_button.on_click(app.guard(broken))
-    app.save_button.click()
-    assert app.guard.errors and "boom" in app.guard.errors[-1]
-    assert "boom" in app.status.value
-    assert app.guard.output.outputs  # the traceback is in the page's error area
+    app.files.save_button.on_click(app.guard(broken))
+    app.files.save_button.click()
+    assert app.guard.errors and "boom" in app.guard.errors[-1]  # kept for the server log
+    assert "Something went wrong inside the app (error" in app.status.value
+    assert "boom" not in app.status.value and "Traceback" not in app.status.value
+    assert "/srv" not in app.status.value
+
+
+def test_one_click_with_several_meanings_asks_which(app: GameApp) -> None:
+    keep_all(app)
+    actions = [DrawBlind(), DrawFaceUp(0)]
+    app.act_one_of(actions, app.cards.note)
+    assert app.prompt.is_open and len(app.prompt.choices.options) == 2
+    app.prompt.choose(1)
+    assert app.game.history[-1].action == DrawFaceUp(0)
+
+
+def test_variants_get_the_default_presentation_until_they_have_their_own() -> None:
+    from ttr_nb.widgets.variants import VariantUI, ui_class
+
+    assert ui_class("usa") is VariantUI and ui_class("no-such-rules") is VariantUI
 
 
 def test_panels_use_letters_with_colours() -> None:

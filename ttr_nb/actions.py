@@ -2,11 +2,17 @@
 
 Each action serialises to a plain dict (``{"type": "ClaimRoute", ...}``) for
 saves and history; :func:`action_from_dict` reverses it.
+
+Actions may be built from untrusted values (a save file, a widget, a script):
+construction never fails, and :func:`shape_problem` says which field has the
+wrong type or size, so the game can refuse the action with a typed error
+instead of crashing deep inside the rules.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
 from .errors import SaveFormatError
@@ -14,20 +20,85 @@ from .errors import SaveFormatError
 Payment = tuple[tuple[str, int], ...]
 """Cards spent, as sorted ``(card_type_id, count)`` pairs."""
 
+MAX_ID_CHARS = 40  # card, deck and place ids are short words
+MAX_PAYMENT_ENTRIES = 30
+MAX_CARD_COUNT = 1000
+MAX_LIST_ITEMS = 30  # tickets kept, choices listed in one action
+
 
 def payment(**counts: int) -> Payment:
     """Build a :data:`Payment` from keyword counts, e.g. ``payment(red=2, locomotive=1)``."""
     return tuple(sorted((k, v) for k, v in counts.items() if v))
 
 
+def short(value: Any, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for messages about bad input.
+
+    >>> short("x" * 100, 10)
+    "'xxxxxx..."
+    """
+    try:
+        text = repr(value)
+    except Exception:  # a hostile object's repr may fail; the type name is enough then
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def whole_number(value: Any) -> bool:
+    """True for an int that is not a bool (``True`` is an int in Python)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def word_problem(value: Any, what: str) -> str | None:
+    """Why ``value`` is not a short identifier word, or None."""
+    if not isinstance(value, str):
+        return f"{what} must be text, not {short(value)}"
+    if not 0 < len(value) <= MAX_ID_CHARS:
+        return f"{what} must be 1 to {MAX_ID_CHARS} characters long (got {len(value)})"
+    return None
+
+
+def _frozen(value: Any, depth: int = 3) -> Any:
+    """Lists become tuples (a few levels deep) so that an action stays hashable."""
+    if isinstance(value, list | tuple):
+        if depth == 0:
+            return "<nested too deeply>"
+        return tuple(_frozen(v, depth - 1) for v in value)
+    return value
+
+
+def normal_payment(cards: Any) -> Payment | None:
+    """Sorted pairs with repeated card ids merged, or None if ``cards`` is malformed."""
+    if not isinstance(cards, tuple | list) or len(cards) > MAX_PAYMENT_ENTRIES:
+        return None
+    totals: dict[str, int] = {}
+    for pair in cards:
+        if not (isinstance(pair, tuple | list) and len(pair) == 2):
+            return None
+        cid, n = pair
+        if word_problem(cid, "") or not whole_number(n) or not 0 < n <= MAX_CARD_COUNT:
+            return None
+        totals[cid] = totals.get(cid, 0) + n
+    return tuple(sorted(totals.items()))
+
+
 @dataclass(frozen=True)
 class DrawFaceUp:
-    """Take the face-up card in ``slot`` (0-based)."""
+    """Take the face-up card in ``slot`` (0-based; shown to players as 1-based)."""
 
     slot: int
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "slot", _frozen(self.slot))
+
+    def field_problem(self) -> tuple[str, str] | None:
+        if not whole_number(self.slot):
+            return "slot", f"the face-up slot must be a whole number, not {short(self.slot)}"
+        return None
+
     def __str__(self) -> str:
-        return f"take face-up card {self.slot + 1}"
+        slot = self.slot + 1 if whole_number(self.slot) else short(self.slot)
+        return f"take face-up card {slot}"
 
 
 @dataclass(frozen=True)
@@ -36,20 +107,33 @@ class DrawBlind:
 
     deck: str = "train"
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "deck", _frozen(self.deck))
+
+    def field_problem(self) -> tuple[str, str] | None:
+        problem = word_problem(self.deck, "the deck")
+        return ("deck", problem) if problem else None
+
     def __str__(self) -> str:
         return "draw from the deck" if self.deck == "train" else f"draw from the {self.deck} deck"
 
 
 @dataclass(frozen=True)
 class ClaimRoute:
-    """Claim route ``route`` paying with ``cards``."""
+    """Claim route ``route`` paying with ``cards``.
+
+    Equal payments compare equal whatever order they came in, and a card named
+    twice counts once with both counts added (``(("blue", 1), ("blue", 1))`` is
+    two blue cards), so a payment can never spend a card twice.
+    """
 
     route: int
     cards: Payment
 
     def __post_init__(self) -> None:
-        # Normalise so that equal payments compare equal whatever order they came in.
-        object.__setattr__(self, "cards", tuple(sorted((str(k), int(v)) for k, v in self.cards)))
+        normal = normal_payment(self.cards)
+        object.__setattr__(self, "cards", _frozen(self.cards) if normal is None else normal)
+        object.__setattr__(self, "route", _frozen(self.route))
 
     @classmethod
     def trusted(cls, route: int, cards: Payment) -> ClaimRoute:
@@ -59,8 +143,34 @@ class ClaimRoute:
         object.__setattr__(action, "cards", cards)
         return action
 
+    def field_problem(self) -> tuple[str, str] | None:
+        if not whole_number(self.route):
+            return "route", f"the route must be a route number, not {short(self.route)}"
+        if normal_payment(self.cards) is None:
+            return "cards", _payment_problem(self.cards)
+        return None
+
     def __str__(self) -> str:
-        return f"claim route {self.route} with {describe_cards(self.cards)}"
+        return f"claim route {short(self.route)} with {describe_cards(self.cards)}"
+
+
+def _payment_problem(cards: Any) -> str:
+    if not isinstance(cards, tuple | list):
+        return f"the payment must be a list of [card, count] pairs, not {short(cards)}"
+    if len(cards) > MAX_PAYMENT_ENTRIES:
+        return f"the payment lists {len(cards)} entries; at most {MAX_PAYMENT_ENTRIES} are allowed"
+    for pair in cards:
+        if not (isinstance(pair, tuple | list) and len(pair) == 2):
+            return f"each payment entry must be a [card, count] pair, not {short(pair)}"
+        cid, n = pair
+        problem = word_problem(cid, "a card name")
+        if problem:
+            return problem
+        if not whole_number(n):
+            return f"the count of {cid} cards must be a whole number, not {short(n)}"
+        if not 0 < n <= MAX_CARD_COUNT:
+            return f"the count of {cid} cards must be between 1 and {MAX_CARD_COUNT}, not {n}"
+    return "the payment is malformed"
 
 
 @dataclass(frozen=True)
@@ -69,8 +179,19 @@ class DrawTickets:
 
     long: int = 0
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "long", _frozen(self.long))
+
+    def field_problem(self) -> tuple[str, str] | None:
+        if not whole_number(self.long) or not 0 <= self.long <= MAX_LIST_ITEMS:
+            return (
+                "long",
+                f"the number of long tickets must be a small whole number, not {short(self.long)}",
+            )
+        return None
+
     def __str__(self) -> str:
-        return "draw tickets" if not self.long else f"draw tickets ({self.long} long)"
+        return "draw tickets" if not self.long else f"draw tickets ({short(self.long)} long)"
 
 
 @dataclass(frozen=True)
@@ -80,10 +201,23 @@ class KeepTickets:
     tickets: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "tickets", tuple(sorted(int(t) for t in self.tickets)))
+        tickets = _frozen(self.tickets)
+        if isinstance(tickets, tuple) and all(whole_number(t) for t in tickets):
+            tickets = tuple(sorted(tickets))
+        object.__setattr__(self, "tickets", tickets)
+
+    def field_problem(self) -> tuple[str, str] | None:
+        if not isinstance(self.tickets, tuple):
+            return "tickets", f"the tickets kept must be a list, not {short(self.tickets)}"
+        if len(self.tickets) > MAX_LIST_ITEMS:
+            return "tickets", f"{len(self.tickets)} tickets listed; at most {MAX_LIST_ITEMS}"
+        for ticket in self.tickets:
+            if not whole_number(ticket):
+                return "tickets", f"a ticket must be a ticket number, not {short(ticket)}"
+        return None
 
     def __str__(self) -> str:
-        return f"keep tickets {', '.join(map(str, self.tickets)) or 'none'}"
+        return f"keep tickets {', '.join(map(short, self.tickets)) or 'none'}"
 
 
 @dataclass(frozen=True)
@@ -106,42 +240,66 @@ def register_action(cls: type) -> type:
     return cls
 
 
+def shape_problem(action: Any) -> tuple[str, str] | None:
+    """(field, reason) when ``action`` is not an action or a field has the wrong type or size.
+
+    >>> shape_problem(DrawFaceUp("0"))
+    ('slot', "the face-up slot must be a whole number, not '0'")
+    >>> shape_problem(DrawFaceUp(0)) is None
+    True
+    """
+    if ACTION_TYPES.get(type(action).__name__) is not type(action):
+        return "type", f"{short(action)} is not an action"
+    check: Callable[[], tuple[str, str] | None] | None = getattr(action, "field_problem", None)
+    return check() if check is not None else None
+
+
 def describe_cards(cards: Payment) -> str:
     """``2 red + 1 locomotive`` style text for a payment."""
-    return " + ".join(f"{n} {card}" for card, n in cards) or "no cards"
+    try:
+        return " + ".join(f"{n} {card}" for card, n in cards) or "no cards"
+    except (TypeError, ValueError):
+        return short(cards)
 
 
 def action_to_dict(action: Any) -> dict[str, Any]:
-    """Plain JSON-ready form of an action."""
+    """Plain JSON-ready form of an action (fields left at their default are omitted)."""
     out: dict[str, Any] = {"type": type(action).__name__}
     for f in fields(action):
         value = getattr(action, f.name)
-        out[f.name] = (
-            [list(v) if isinstance(v, tuple) else v for v in value]
-            if isinstance(value, tuple)
-            else value
-        )
+        if f.default is not MISSING and value == f.default:
+            continue
+        out[f.name] = _to_json(value)
     return out
 
 
-def action_from_dict(data: Any, where: str = "action") -> Any:
+def _to_json(value: Any) -> Any:
+    return [_to_json(v) for v in value] if isinstance(value, tuple) else value
+
+
+def action_from_dict(data: Any, where: str = "action", source: str = "<save>") -> Any:
     """Rebuild an action from :func:`action_to_dict` output.
 
     Raises
     ------
     SaveFormatError
-        If the dict names no known action or has wrong fields.
+        If the dict names no known action, has unknown or missing fields, or a
+        field of the wrong type or size (naming ``where`` and the field).
     """
-    if not isinstance(data, dict) or data.get("type") not in ACTION_TYPES:
-        raise SaveFormatError("<save>", where, f"not a known action: {data!r}")
-    cls = ACTION_TYPES[data["type"]]
-    kwargs = {k: v for k, v in data.items() if k != "type"}
+    kind = data.get("type") if isinstance(data, dict) else None
+    if not isinstance(kind, str) or kind not in ACTION_TYPES:
+        raise SaveFormatError(source, where, f"not a known action: {short(data, 80)}")
+    cls = ACTION_TYPES[kind]
+    names = {f.name for f in fields(cls)}
+    unknown = sorted(str(k) for k in data if k != "type" and k not in names)
+    if unknown:
+        raise SaveFormatError(source, where, f"{kind} has no field {short(unknown[0])}")
     try:
-        for f in fields(cls):
-            if isinstance(kwargs.get(f.name), list):
-                kwargs[f.name] = tuple(
-                    tuple(v) if isinstance(v, list) else v for v in kwargs[f.name]
-                )
-        return cls(**kwargs)
-    except (TypeError, ValueError) as exc:
-        raise SaveFormatError("<save>", where, f"bad fields for {cls.__name__}: {exc}") from None
+        action = cls(**{k: v for k, v in data.items() if k != "type"})
+    except TypeError:  # a required field is missing
+        missing = sorted(n for n in names if n not in data)
+        raise SaveFormatError(source, where, f"{kind} needs the field(s) {missing}") from None
+    problem = shape_problem(action)
+    if problem is not None:
+        raise SaveFormatError(source, f"{where}.{problem[0]}", problem[1])
+    return action

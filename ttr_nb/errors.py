@@ -59,5 +59,22 @@ class SaveFormatError(FileFormatError):
     kind = "saved game"
 
 
+class PlayerNameError(ValueError):
+    """A player name that is empty, too long or not printable text.
+
+    Attributes
+    ----------
+    seat : int
+        0-based seat of the offending name.
+    reason : str
+        What is wrong with it.
+    """
+
+    def __init__(self, seat: int, reason: str) -> None:
+        self.seat = seat
+        self.reason = reason
+        super().__init__(f"the name of player {seat + 1} {reason}")
+
+
 class UnknownVariantError(ValueError):
     """A map names a rules variant that is not implemented (yet)."""

@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import json
 import random
+import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .actions import action_from_dict, action_to_dict
-from .errors import IllegalActionError, SaveFormatError
-from .maps import MAPS_DIR, Map, load_map
+from .actions import action_from_dict, action_to_dict, short
+from .errors import IllegalActionError, PlayerNameError, SaveFormatError
+from .maps import Map, available_maps, load_map
 from .rules import Rules, rules_for
 from .state import GameState
 from .validation import schema_checker
 
-SAVE_FORMAT = "ttr-nb-save/1"
+SAVE_FORMAT = "ttr-nb-save/2"
+OLD_SAVE_FORMAT = "ttr-nb-save/1"
 SAVE_SCHEMA_PATH = Path(__file__).resolve().parent / "save.schema.json"
+MAX_SAVE_CHARS = 2_000_000  # a long 5-player game saves to about 100 000
+MAX_SAVE_MOVES = 3_000  # random 5-player games take at most about 400 actions
+MAX_NAME_CHARS = 40
 
 
 @dataclass(frozen=True)
@@ -36,14 +42,15 @@ class Game:
     """
 
     def __init__(self, game_map: Map, names: list[str], seed: int) -> None:
-        if not 2 <= len(names) <= 5:
-            raise ValueError(f"Ticket to Ride is for 2 to 5 players, not {len(names)}")
+        self.names = checked_names(names)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"the seed must be a whole number, not {short(seed)}")
         self.map = game_map
         self.rules: Rules = rules_for(game_map)
         self.seed = seed
-        self.names = list(names)
         self.rng = random.Random(seed)
         self.state: GameState = self.rules.new_state(self.names, seed, self.rng)
+        self.deal_check = position_check(self.state)
         self.history: list[Move] = []
         self.log: list[str] = []
 
@@ -132,7 +139,12 @@ class Game:
                     if len(alive) == 1:
                         decided_by = label
                         break
-        return {"winners": alive, "decided_by": decided_by, "scores": rows}
+        return {
+            "winners": alive,
+            "decided_by": decided_by,
+            "scores": rows,
+            "ended_by": self.rules.end_text(self.state),
+        }
 
     @property
     def winners(self) -> list[int]:
@@ -195,77 +207,153 @@ class Game:
             game.apply(move.action)
         return game
 
+    def snapshot(self) -> str:
+        """Everything that decides the game from here, as JSON text: the state, the
+        random generator and the moves so far (cheap, unlike :meth:`to_json`).
+
+        A refused action leaves it byte-identical.
+        """
+        return json.dumps(
+            [
+                self.state.to_dict(),
+                self.rng.getstate(),
+                [action_to_dict(m.action) for m in self.history],
+                self.log,
+            ],
+            ensure_ascii=False,
+        )
+
+    def checks(self) -> list[str]:
+        """A short check code of the position after each move (saves carry them).
+
+        Loading a save compares them move by move, so an edited move is named
+        precisely. Computed by replaying the game, so playing never pays for them.
+        """
+        game = Game(self.map, self.names, self.seed)
+        out = []
+        for move in self.history:
+            game.apply(move.action)
+            out.append(position_check(game.state))
+        return out
+
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready save: map, players, seed, history and the current state."""
-        state = self.state.to_dict()
-        state["rng"] = _rng_to_json(self.rng)
+        """JSON-ready save: map id, players, seed, the moves (readable, with check codes)
+        and the final state (the random generator is not stored: the seed rebuilds it)."""
+        checks = self.checks()
         return {
             "format": SAVE_FORMAT,
-            "map": self.map.id if self._shipped_map() else self.map.path,
+            "map": self.map.id,
             "players": list(self.names),
             "seed": self.seed,
+            "deal": self.deal_check,
             "history": [
-                {"player": m.player, "action": action_to_dict(m.action)} for m in self.history
+                {
+                    "player": m.player,
+                    "action": action_to_dict(m.action),
+                    "log": line,
+                    "check": check,
+                }
+                for m, line, check in zip(self.history, self.log, checks, strict=True)
             ],
-            "state": state,
+            "state": self.state.to_dict(),
         }
-
-    def _shipped_map(self) -> bool:
-        """Saved by name when the map is one of ``maps/``, by path otherwise."""
-        return Path(self.map.path) == (MAPS_DIR / f"{self.map.id}.json").resolve()
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     @classmethod
-    def from_json(cls, text: str, source: str = "<save>") -> Game:
+    def from_json(
+        cls, text: str, source: str = "<save>", maps: Iterable[Map] | None = None
+    ) -> Game:
         """Load a game saved with :meth:`to_json`.
 
-        The history is replayed from the seed and must reproduce the stored
-        state exactly, so a damaged or edited save is refused.
+        The moves are replayed from the seed and must reproduce the saved check
+        codes and the stored state exactly, so a damaged or edited save is refused,
+        naming the first move whose replay differs.
+
+        Parameters
+        ----------
+        text : str
+            The save (at most ``MAX_SAVE_CHARS`` characters).
+        source : str
+            How to name the save in messages (a file name, "the text box").
+        maps : iterable of Map, optional
+            Custom maps the save may name (by id), besides the shipped ones. A save
+            never names a file: a custom map is loaded by the notebook's author.
 
         Raises
         ------
         SaveFormatError
-            Naming the file, the field and the reason.
+            Naming the source, the field and the reason.
         """
+        if not isinstance(text, str):
+            raise SaveFormatError(source, "$", f"must be text, not {type(text).__name__}")
+        if len(text) > MAX_SAVE_CHARS:
+            raise SaveFormatError(
+                source,
+                "$",
+                f"is {len(text):,} characters long; a save may have at most {MAX_SAVE_CHARS:,}",
+            )
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise SaveFormatError(source, "$", f"is not valid JSON ({exc})") from None
-        return cls.from_dict(data, source)
+        except RecursionError:
+            raise SaveFormatError(source, "$", "is nested too deeply to be a save") from None
+        except ValueError as exc:  # e.g. a number with too many digits
+            raise SaveFormatError(source, "$", f"is not a usable save ({exc})") from None
+        return cls.from_dict(data, source, maps)
 
     @classmethod
-    def from_dict(cls, data: Any, source: str = "<save>") -> Game:
+    def from_dict(
+        cls, data: Any, source: str = "<save>", maps: Iterable[Map] | None = None
+    ) -> Game:
+        """Load a save already parsed from JSON (see :meth:`from_json`)."""
+        if isinstance(data, dict) and data.get("format") == OLD_SAVE_FORMAT:
+            raise SaveFormatError(
+                source, "$.format", "was written by an older ttr-nb; replay it there and save again"
+            )
+        if isinstance(data, dict) and len(data.get("history") or ()) > MAX_SAVE_MOVES:
+            raise SaveFormatError(
+                source,
+                "$.history",
+                f"holds more than {MAX_SAVE_MOVES:,} moves; no game is that long",
+            )
         problem = schema_checker(str(SAVE_SCHEMA_PATH))(data)
         if problem is not None:
             raise SaveFormatError(source, *problem)
+        game_map = _saved_map(data["map"], source, maps)
         try:
-            game_map = load_map(data["map"])
-        except ValueError as exc:
-            raise SaveFormatError(source, "$.map", str(exc)) from None
-        game = cls(game_map, data["players"], data["seed"])
-        for i, move in enumerate(data["history"]):
-            where = f"$.history[{i}]"
-            action = action_from_dict(move["action"], f"{where}.action")
-            if move["player"] != game.current_player:
-                raise SaveFormatError(
-                    source, f"{where}.player", f"it was player {game.current_player}'s turn"
-                )
-            try:
-                game.apply(action)
-            except IllegalActionError as exc:
-                raise SaveFormatError(source, where, f"illegal action: {exc}") from None
-        replayed = game.to_dict()["state"]
-        if replayed != data["state"]:
-            field = next((k for k in replayed if replayed[k] != data["state"].get(k)), "?")
+            game = cls(game_map, data["players"], data["seed"])
+        except PlayerNameError as exc:
+            raise SaveFormatError(source, f"$.players[{exc.seat}]", exc.reason) from None
+        if data.get("deal", game.deal_check) != game.deal_check:
             raise SaveFormatError(
-                source, f"$.state.{field}", "does not match the state the history leads to"
+                source,
+                "$.seed",
+                f"seed {data['seed']} does not deal the saved game's cards and tickets "
+                "(was the seed changed?)",
+            )
+        for i, move in enumerate(data["history"]):
+            _replay_move(game, move, i, source)
+        replayed = game.state.to_dict()
+        if "state" in data and replayed != data["state"]:
+            path, saved, actual = _first_difference(data["state"], replayed, "$.state")
+            raise SaveFormatError(
+                source,
+                path,
+                f"the save says {short(saved)}, but its moves lead to {short(actual)} "
+                "(the saved position was edited)",
             )
         return game
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Game) and self.to_dict() == other.to_dict()
+        return (
+            isinstance(other, Game)
+            and self.map is other.map
+            and (self.names, self.seed) == (other.names, other.seed)
+            and [m.action for m in self.history] == [m.action for m in other.history]
+        )
 
     def __repr__(self) -> str:
         return (
@@ -274,9 +362,122 @@ class Game:
         )
 
 
-def _rng_to_json(rng: random.Random) -> list[Any]:
-    version, internal, gauss = rng.getstate()
-    return [version, list(internal), gauss]
+def position_check(state: GameState) -> str:
+    """Six hex digits that change when anything a move changes does.
+
+    >>> len(position_check(new_game("usa", 2, seed=1).state))
+    6
+    """
+    players = [
+        (tuple(p.hand.values()), p.tickets, p.offer, p.routes, p.route_score, p.extras)
+        for p in state.players
+    ]
+    summary = (
+        state.current,
+        state.pending,
+        state.phase,
+        len(state.deck),
+        len(state.discard),
+        state.face_up,
+        players,
+        state.extras,
+    )
+    return f"{zlib.crc32(repr(summary).encode('utf-8')) & 0xFFFFFF:06x}"
+
+
+def checked_names(names: Any) -> list[str]:
+    """The player names, or :class:`PlayerNameError` for an unusable one.
+
+    A name is 1 to ``MAX_NAME_CHARS`` printable characters (no control
+    characters, no lone surrogates: they could not be saved as UTF-8).
+    """
+    if not isinstance(names, list | tuple):
+        raise ValueError(f"players must be a list of names, not {short(names)}")
+    if not 2 <= len(names) <= 5:
+        raise ValueError(f"Ticket to Ride is for 2 to 5 players, not {len(names)}")
+    for seat, name in enumerate(names):
+        if not isinstance(name, str):
+            raise PlayerNameError(seat, f"must be text, not {short(name)}")
+        if not name.strip():
+            raise PlayerNameError(seat, "is empty")
+        if len(name) > MAX_NAME_CHARS:
+            raise PlayerNameError(
+                seat, f"has {len(name):,} characters; at most {MAX_NAME_CHARS} are allowed"
+            )
+        if not name.isprintable():
+            raise PlayerNameError(seat, "may only hold printable characters")
+    return list(names)
+
+
+def _saved_map(name: str, source: str, maps: Iterable[Map] | None) -> Map:
+    """The map a save names: a shipped map or one the notebook's author passed in."""
+    custom = {m.id: m for m in maps or ()}
+    if name in custom:
+        return custom[name]
+    shipped = available_maps()
+    if name not in shipped:
+        raise SaveFormatError(
+            source, "$.map", f"{short(name)} is not a map of this app (maps: {', '.join(shipped)})"
+        )
+    try:
+        return load_map(name)
+    except ValueError as exc:
+        raise SaveFormatError(source, "$.map", str(exc)) from None
+
+
+def _replay_move(game: Game, move: dict[str, Any], i: int, source: str) -> None:
+    where = f"$.history[{i}]"
+    action = action_from_dict(move["action"], f"{where}.action", source)
+    if move["player"] != game.current_player:
+        raise SaveFormatError(
+            source,
+            f"{where}.player",
+            f"move {i + 1}: it was {game.state.players[game.current_player].name}'s turn "
+            f"(player {game.current_player}), not player {move['player']}'s",
+        )
+    line = game.describe(action)
+    try:
+        game.apply(action)
+    except IllegalActionError as exc:
+        raise SaveFormatError(source, where, f"move {i + 1} is illegal: {exc}") from None
+    saved_line = move.get("log")
+    if saved_line is not None and saved_line != line:
+        raise SaveFormatError(
+            source,
+            where,
+            f"move {i + 1}: the save says {short(saved_line, 90)}, but replaying it gives "
+            f"{short(line, 90)} (this move, an earlier one or the seed was edited)",
+        )
+    if move.get("check", position_check(game.state)) != position_check(game.state):
+        raise SaveFormatError(
+            source,
+            where,
+            f"move {i + 1} ({short(line, 90)}) leads to another position than the saved one "
+            "(this move, an earlier one or the seed was edited)",
+        )
+
+
+def _first_difference(saved: Any, actual: Any, path: str) -> tuple[str, Any, Any]:
+    """JSON path of the first place where two JSON values differ, with both values there."""
+    if isinstance(saved, dict) and isinstance(actual, dict):
+        for key in list(actual) + [k for k in saved if k not in actual]:
+            if saved.get(key, _MISSING) != actual.get(key, _MISSING):
+                return _first_difference(
+                    saved.get(key, _MISSING), actual.get(key, _MISSING), f"{path}.{key}"
+                )
+    if isinstance(saved, list) and isinstance(actual, list) and len(saved) == len(actual):
+        for k, (a, b) in enumerate(zip(saved, actual, strict=True)):
+            if a != b:
+                return _first_difference(a, b, f"{path}[{k}]")
+    return path, saved, actual
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "nothing"
+
+
+_MISSING = _Missing()
 
 
 def new_game(

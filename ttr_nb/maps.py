@@ -195,7 +195,19 @@ def load_map(name_or_path: str | Path) -> Map:
         When the file is missing, is not JSON, breaks the schema or refers to
         places, routes or cards that do not exist.
     """
-    return _load_map(str(_resolve(name_or_path).resolve()))
+    game_map = _load_map(str(_resolve(name_or_path).resolve()))
+    _check_playable(game_map)
+    return game_map
+
+
+def _check_playable(game_map: Map) -> None:
+    """Refuse a map its own rules could not play (checked once the rules exist)."""
+    from .rules import VARIANTS  # the rules import this module
+
+    rules = VARIANTS.get(game_map.rules)
+    if rules is not None:
+        for path, reason in rules.map_problems(game_map):
+            raise MapFormatError(game_map.path, path, reason)
 
 
 @cache

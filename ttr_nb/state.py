@@ -47,6 +47,7 @@ class GameState:
     final_turns_left: int | None = None
     last_round_by: int | None = None
     passes_in_row: int = 0
+    ended_by: str | None = None  # why the game ended: "last_round" or "no_moves"
     extras: dict[str, Any] = field(default_factory=dict)  # variant board state
 
     def to_dict(self) -> dict[str, Any]:

@@ -23,6 +23,8 @@ from ..actions import (
     Pass,
     Payment,
     describe_cards,
+    shape_problem,
+    short,
 )
 from ..algorithms import longest_trail_length, ticket_completed
 from ..maps import CardType, Map, Route
@@ -62,6 +64,42 @@ class Rules:
     end_trigger_pieces = 2
     final_turns_each = 1
     closed_parallel_max_players = 3  # with this many players or fewer, a double route closes
+    ticket_deck = "regular"  # the deck tickets are dealt from
+    max_players = 5
+
+    @classmethod
+    def map_problems(cls, game_map: Map) -> list[tuple[str, str]]:
+        """(JSON path, reason) for each way ``game_map`` cannot be played with these rules.
+
+        Run when a map is loaded, so that a map that would fail mid-game (no cards
+        to deal, no tickets in the deck these rules deal from) is refused at once.
+        """
+        out = []
+        total = sum(c.count for c in game_map.card_types)
+        need = cls.max_players * cls.starting_hand + cls.face_up_slots
+        if total < need:
+            out.append(
+                (
+                    "$.components.cards",
+                    f"the decks hold {total} cards, but the deal for {cls.max_players} players "
+                    f"and the face-up row needs {need}",
+                )
+            )
+        tickets = sum(1 for t in game_map.tickets if t.deck == cls.ticket_deck)
+        deal = cls.max_players * cls.setup_ticket_deal
+        if tickets < deal:
+            out.append(
+                (
+                    "$.tickets",
+                    f"the {game_map.rules} rules deal {deal} tickets from the "
+                    f"{cls.ticket_deck!r} deck at setup; this map has {tickets} there",
+                )
+            )
+        pieces = game_map.components.get("pieces", {})
+        for kind in sorted({r.kind for r in game_map.routes}):
+            if not pieces.get(kind):
+                out.append(("$.components.pieces", f"{kind} routes need {kind} pieces"))
+        return out
 
     def __init__(self, game_map: Map) -> None:
         self.map = game_map
@@ -121,7 +159,8 @@ class Rules:
             player.offer = self.take_tickets(state, self.setup_ticket_deal)
         state.pending = "keep_tickets"
 
-    def take_tickets(self, state: GameState, count: int, deck: str = "regular") -> list[int]:
+    def take_tickets(self, state: GameState, count: int, deck: str | None = None) -> list[int]:
+        deck = deck or self.ticket_deck
         pile = state.ticket_decks.get(deck, [])
         taken = pile[:count]
         del pile[:count]
@@ -211,11 +250,11 @@ class Rules:
         for cid, n in cards:
             card = self.cards.get(cid)
             if card is None:
-                return f"there is no {cid!r} card in this game"
+                return f"there is no {short(cid)} card in this game"
             if n <= 0:
                 return "card counts must be positive"
             if player.hand[cid] < n:
-                return f"they hold {player.hand[cid]} {cid}, not {n}"
+                return f"they hold {self.count_text(cid, player.hand[cid])}, not {n}"
             if not self.card_fits(card, route):
                 if card.wild:
                     return f"{cid} can only pay for routes of {card.min_route_length} or more"
@@ -326,7 +365,7 @@ class Rules:
         return draws
 
     def ticket_draws(self, state: GameState) -> list[Any]:
-        return [DrawTickets()] if any(state.ticket_decks.values()) else []
+        return [DrawTickets()] if state.ticket_decks.get(self.ticket_deck) else []
 
     def extra_actions(self, game: Game) -> list[Any]:
         """Variant hook: further actions open at the start of a turn."""
@@ -334,6 +373,9 @@ class Rules:
 
     def problem(self, game: Game, action: Any) -> str | None:
         """The rule ``action`` breaks right now, or None if it is legal."""
+        shape = shape_problem(action)
+        if shape is not None:
+            return shape[1]
         state = game.state
         if state.phase == "over":
             return "the game is over"
@@ -386,15 +428,21 @@ class Rules:
         return None
 
     def face_up_problem(self, state: GameState, slot: int, second: bool) -> str | None:
-        if not 0 <= slot < len(state.face_up) or state.face_up[slot] is None:
-            return f"there is no face-up card in slot {slot + 1}"
+        slots = len(state.face_up)
+        if not 0 <= slot < slots:
+            return (
+                f"there is no face-up slot {short(slot + 1)} (the slots are numbered 1 to {slots})"
+            )
+        if state.face_up[slot] is None:
+            return f"face-up slot {slot + 1} is empty (the deck and the discards ran out)"
         if second and self.cards[state.face_up[slot]].wild:
-            return "a face-up locomotive cannot be taken as the second card"
+            name = self.cards[state.face_up[slot]].id
+            return f"a face-up {name} cannot be taken as the second card"
         return None
 
     def blind_problem(self, state: GameState, action: DrawBlind) -> str | None:
         if action.deck != "train":
-            return f"there is no {action.deck} deck in this game"
+            return f"there is no {short(action.deck)} deck in this game"
         if not self.can_draw_blind(state):
             return "the deck and the discard pile are both empty"
         return None
@@ -402,7 +450,7 @@ class Rules:
     def ticket_draw_problem(self, state: GameState, action: DrawTickets) -> str | None:
         if action.long:
             return "this game has a single ticket deck"
-        if not any(state.ticket_decks.values()):
+        if not state.ticket_decks.get(self.ticket_deck):
             return "the ticket deck is empty"
         return None
 
@@ -439,6 +487,9 @@ class Rules:
             player.routes.append(route.id)
             player.pieces[route.kind] -= route.length
             player.route_score += self.map.route_points(route.length)
+            if None in state.face_up:
+                # Slots left empty when every card was out of play fill again now.
+                self.refill_face_up(state, game.rng)
             self.on_claim(game, state.current, route)
             self.end_turn(game)
             return
@@ -492,9 +543,25 @@ class Rules:
             state.last_round_by = state.current
         if state.final_turns_left == 0 or state.passes_in_row >= len(state.players):
             state.phase = "over"
+            state.ended_by = "last_round" if state.final_turns_left == 0 else "no_moves"
             return
         state.current = (state.current + 1) % len(state.players)
         state.turn += 1
+
+    def end_text(self, state: GameState) -> str:
+        """Why the game ended, in a sentence for the end screen."""
+        if state.ended_by == "no_moves":
+            return (
+                "No player could do anything for a whole round (no cards left to draw, no "
+                "route they could pay for, no tickets left), so the game ended there."
+            )
+        if state.last_round_by is None:
+            return "The game ended."
+        who = state.players[state.last_round_by].name
+        return (
+            f"{who} was down to {self.end_trigger_pieces} or fewer trains, so everyone, "
+            f"{who} included, played one last turn."
+        )
 
     def triggers_end(self, player: PlayerState) -> bool:
         return sum(player.pieces.values()) <= self.end_trigger_pieces
@@ -563,11 +630,18 @@ class Rules:
         Blind draws and kept tickets are described without revealing cards.
         """
         state = game.state
-        if isinstance(action, DrawFaceUp):
-            card = state.face_up[action.slot] if 0 <= action.slot < len(state.face_up) else None
-            words = ("take", f"the face-up {card or 'card'} ")
+        if shape_problem(action) is not None:
+            words = _ACTION_WORDS.get(type(action).__name__, ("play", "an unknown action"))
+        elif isinstance(action, DrawFaceUp):
+            slot = action.slot
+            card = state.face_up[slot] if 0 <= slot < len(state.face_up) else None
+            words = (
+                "take",
+                f"the face-up {card}" if card else f"face-up card {short(slot + 1)}",
+            )
         elif isinstance(action, DrawBlind):
-            words = ("draw", "a card from the deck" if action.deck == "train" else str(action))
+            deck = "the deck" if action.deck == "train" else f"the {action.deck} deck"
+            words = ("draw", f"a card from {deck}")
         elif isinstance(action, ClaimRoute):
             route = self.map.route_by_id.get(action.route)
             label = self.map.route_label(route) if route else f"route {action.route}"
@@ -589,18 +663,32 @@ class Rules:
         return f"{name} {_third_person(verb)} {rest}".strip()
 
     def payment_text(self, cards: Payment) -> str:
-        """``3 purple + 1 locomotive``: colour cards first, wild cards last."""
+        """``3 purple cards + 2 locomotives``: colour cards first, wild cards last."""
         known = [(cid, n) for cid, n in cards if cid in self.cards]
         if len(known) != len(cards):
             return describe_cards(cards)
         ordered = sorted(known, key=lambda pair: (self.cards[pair[0]].wild, pair[0]))
-        return " + ".join(
-            f"{n} {cid}{'s' if n > 1 and self.cards[cid].wild else ''}" for cid, n in ordered
-        )
+        return " + ".join(self.count_text(cid, n) for cid, n in ordered)
+
+    def count_text(self, card_id: str, n: int) -> str:
+        """``1 red card``, ``3 red cards``, ``2 locomotives``: a number of one kind of card."""
+        card = self.cards[card_id]
+        noun = card.id if card.wild else f"{card.id} card"
+        return f"{n} {noun}{'' if n == 1 else 's'}"
 
     def describe_extra(self, game: Game, action: Any) -> tuple[str, str]:
         """Variant hook: (verb, rest) words for a variant-only action."""
         return ("do", str(action))
+
+
+# How a malformed action is named in its refusal (its own fields cannot be trusted).
+_ACTION_WORDS = {
+    "DrawFaceUp": ("take", "a face-up card"),
+    "DrawBlind": ("draw", "a card"),
+    "ClaimRoute": ("claim", "a route"),
+    "DrawTickets": ("draw", "tickets"),
+    "KeepTickets": ("keep", "tickets"),
+}
 
 
 def _third_person(verb: str) -> str:

@@ -36,6 +36,7 @@ from .safety import CallbackGuard
 LAYER_STATIC, LAYER_PIECES, LAYER_PLACES, LAYER_OVERLAY = 0, 1, 2, 3
 LAYERS = 4
 HOVER_THROTTLE_MS = 80
+VIEWPORT_RESERVE_PX = 150  # window height kept for the title and status above the board
 HOVER_HINT = "Point at a route or a city to see its facts; click a route to select it."
 NO_ROUTE = -1
 NO_PLACE = ""  # the picker's "nothing selected" entry (a None value would show a blank box)
@@ -119,7 +120,7 @@ class BoardWidget:
             description="Route:",
             options=self._picker_options(),
             value=NO_ROUTE,
-            layout=widgets.Layout(width="460px"),
+            layout=widgets.Layout(width="auto", max_width="100%"),
             _dom_classes=["ttr-route-picker"],
         )
         self.route_picker.observe(self.guard(self._on_picker), names="value")
@@ -128,7 +129,7 @@ class BoardWidget:
             description="Place:",
             options=self._place_options(),
             value=NO_PLACE,
-            layout=widgets.Layout(width="300px"),
+            layout=widgets.Layout(width="auto", max_width="100%"),
             _dom_classes=["ttr-place-picker"],
         )
         self.place_picker.observe(self.guard(self._on_place_picker), names="value")
@@ -163,8 +164,11 @@ class BoardWidget:
                 widgets.HTML(BOARD_CSS),
                 self.canvas_box,
                 self.hover_label,
-                widgets.HBox([self.route_picker, self.clear_button, self.redraw_button]),
-                widgets.HBox([self.place_picker]),
+                widgets.HBox(
+                    [self.route_picker, self.clear_button, self.redraw_button],
+                    layout=widgets.Layout(flex_flow="row wrap"),
+                ),
+                widgets.HBox([self.place_picker], layout=widgets.Layout(flex_flow="row wrap")),
             ],
             _dom_classes=["ttr-board"],
         )
@@ -224,6 +228,8 @@ class BoardWidget:
         if route_id is not None:
             # Also for keyboard users, who select without hovering.
             self._show_facts("route", route_id, prefix="Selected: ")
+        elif self._described is not None and self._described[2]:
+            self._show_facts(None)  # the "Selected: ..." line no longer holds
         self.draw_overlay()
         if changed:
             for listener in self._select_listeners:
@@ -415,10 +421,15 @@ class BoardWidget:
         ]
 
     def _size_layout(self, width: int, height: int) -> None:
-        # Without an explicit size the canvas stretches to the page width.
-        self.canvas.layout.width = f"{width}px"
-        self.canvas.layout.height = f"{height}px"
-        self.canvas_box.layout = widgets.Layout(width=f"{width}px", height=f"{height}px")
+        # The canvas keeps its drawing size and is shown scaled to the space it has: the
+        # page width, and the window height less the status lines (so the next decision
+        # stays in view beside or under it). Clicks are scaled back in _on_dom_event.
+        self.canvas.layout.width = "100%"
+        self.canvas.layout.height = "auto"
+        fit = f"calc((100vh - {VIEWPORT_RESERVE_PX}px) * {width / height:.4f})"
+        self.canvas_box.layout = widgets.Layout(
+            width="100%", max_width=f"min({width}px, {fit})", min_width="240px"
+        )
 
     # --------------------------------------------------------------- drawing
     def _layer(self, index: int) -> Canvas | None:
@@ -714,4 +725,23 @@ def _outline_route(
     points, counts = _space_batch(shape.spaces, grow=2.5)
     layer.stroke_style = colour
     layer.line_width = width
+    layer.stroke_polygons(points, points_per_polygon=counts)
+
+
+def outline_routes(layer: Canvas, geometry: BoardGeometry, route_ids: list[int], seat: int) -> None:
+    """Outline routes boldly in a seat's colour (the end screen's longest trails)."""
+    spaces = [
+        space
+        for rid in route_ids
+        if rid in geometry.routes
+        for space in geometry.routes[rid].spaces
+    ]
+    if not spaces:
+        return
+    points, counts = _space_batch(spaces, grow=4.0)
+    layer.stroke_style = "#111111"
+    layer.line_width = 5
+    layer.stroke_polygons(points, points_per_polygon=counts)
+    layer.stroke_style = style.player_style(seat).fill
+    layer.line_width = 3
     layer.stroke_polygons(points, points_per_polygon=counts)

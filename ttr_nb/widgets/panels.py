@@ -58,6 +58,49 @@ APP_CSS = """
   background: #b3261e; padding: 8px 12px; border-radius: 6px; font-weight: bold; }
 a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; }
 .ttr-face-up button, button.ttr-face-up { font-weight: bold; border: 1px solid #555; }
+/* Layout: the board (history and log under it) beside the play column when there is room;
+   on a narrow screen one column: the board, then what to act on, then the history. The board
+   scales to its column. */
+.ttr-title { font-size: 17px; margin: 2px 0; }
+.ttr-main { display: flex !important; flex-flow: row nowrap !important; align-items: flex-start;
+  gap: 14px; width: 100%; }
+.ttr-left { flex: 0 1 980px !important; min-width: 0 !important; }
+.ttr-play-column { flex: 1 1 380px !important; min-width: 300px !important; max-width: 520px; }
+.ttr-board-column, .ttr-history-column { min-width: 0 !important; }
+@media (max-width: 900px) {
+  .ttr-main { flex-flow: column nowrap !important; align-items: stretch; }
+  .ttr-left { display: contents !important; }
+  .ttr-board-column { order: 1; }
+  .ttr-play-column { order: 2; min-width: 0 !important; flex: 0 0 auto !important; }
+  .ttr-history-column { order: 3; }
+}
+.ttr-face-up-row, .ttr-deck-row { flex-flow: row wrap !important; }
+.ttr-play-column .ttr-table th, .ttr-play-column .ttr-table td { padding: 3px 5px; }
+.ttr-app .widget-button, .ttr-app .jupyter-button { white-space: normal; height: auto;
+  min-height: 28px; line-height: 1.25; padding: 3px 10px; }
+.ttr-app .widget-dropdown, .ttr-app .widget-hbox, .ttr-app .widget-vbox { max-width: 100%; }
+.ttr-app .widget-dropdown > select { min-width: 0; }
+.ttr-app .widget-label { min-width: 0; }
+.ttr-turn-line { font-size: 15px; padding: 6px 10px; background: #fbf8ef;
+  border: 1px solid #e2d9c2; border-radius: 8px; }
+.ttr-last-round { margin-top: 4px; padding: 6px 10px; border-radius: 8px; font-weight: bold;
+  background: #fff1c9; border: 2px solid #e0a800; color: #5a4300; }
+.ttr-past { background: #eef2ff; border: 1px solid #9fb0e8; border-radius: 6px;
+  padding: 6px 10px; font-size: 14px; }
+.ttr-prompt { border: 2px solid #1a5fb4 !important; background: #f3f8ff !important; }
+.ttr-bad-note { color: #a61b12; font-size: 14px; font-weight: bold; }
+.ttr-good-note { color: #1d6b1d; font-size: 14px; }
+.ttr-result h4 { margin: 8px 0 2px 0; font-size: 14px; }
+.ttr-result-box, .ttr-result { max-width: 100%; box-sizing: border-box; min-width: 0; }
+.ttr-result-box .widget-html-content { max-width: 100%; }
+.ttr-missed { color: #a61b12; }
+.ttr-key-line { font-size: 12px; }
+@media (max-width: 600px) {
+  .ttr-title { font-size: 15px; }
+  .ttr-table { font-size: 12px; }
+  .ttr-table th, .ttr-table td { padding: 2px 4px; }
+  .ttr-panel { padding: 4px 6px; }
+}
 </style>
 """
 
@@ -147,14 +190,20 @@ def pieces_text(pieces: dict[str, int]) -> str:
     return ", ".join(f"{n} {kind}{'s' if n != 1 else ''}" for kind, n in pieces.items())
 
 
-def scores_html(game: Game, seat_kinds: Sequence[str]) -> str:
+def scores_html(
+    game: Game,
+    seat_kinds: Sequence[str],
+    extra_columns: Sequence[tuple[str, list[str]]] = (),
+) -> str:
+    """The players' table: points, pieces, cards, tickets, routes (+ variant columns)."""
     state = game.state
     scores = game.scores()
     rows = []
     for seat, player in enumerate(state.players):
         current = seat == state.current and not game.is_over
         kind = seat_kinds[seat] if seat < len(seat_kinds) else "human"
-        kind_text = "you / human" if kind == "human" else f"{kind} bot"
+        kind_text = "human" if kind == "human" else f"{kind} bot"
+        extra = "".join(f"<td>{values[seat]}</td>" for _, values in extra_columns)
         rows.append(
             f"<tr class='{'ttr-current' if current else ''}'>"
             f"<td>{'▶ ' if current else ''}{player_chip(seat)}{html.escape(player.name)}</td>"
@@ -163,15 +212,15 @@ def scores_html(game: Game, seat_kinds: Sequence[str]) -> str:
             f"<td>{pieces_text(player.pieces)}</td>"
             f"<td class='ttr-num'>{player.hand_size}</td>"
             f"<td class='ttr-num'>{len(player.tickets)}</td>"
-            f"<td class='ttr-num'>{len(player.routes)}</td>"
+            f"<td class='ttr-num'>{len(player.routes)}</td>{extra}"
             "</tr>"
         )
+    extra_head = "".join(f"<th>{html.escape(title)}</th>" for title, _ in extra_columns)
     return (
-        "<h3>Players</h3><table class='ttr-table'><tr><th>player</th><th>seat</th>"
-        "<th class='ttr-num'>points</th><th>pieces left</th><th class='ttr-num'>cards</th>"
-        "<th class='ttr-num'>tickets</th><th class='ttr-num'>routes</th></tr>"
-        + "".join(rows)
-        + "</table>"
+        "<h3>Players</h3><div style='overflow-x:auto'><table class='ttr-table'><tr>"
+        "<th>player</th><th>seat</th><th class='ttr-num'>points</th><th>pieces left</th>"
+        "<th class='ttr-num'>cards</th><th class='ttr-num'>tickets</th>"
+        f"<th class='ttr-num'>routes</th>{extra_head}</tr>" + "".join(rows) + "</table></div>"
     )
 
 
@@ -183,12 +232,81 @@ def supply_html(game: Game) -> str:
         f"discards: <b>{len(state.discard)}</b>",
         f"tickets left: <b>{tickets}</b>",
     ]
-    if state.final_turns_left is not None and not game.is_over:
-        parts.append(f"<b>last round: {state.final_turns_left} turn(s) left</b>")
     return "<div class='ttr-note'>" + " · ".join(parts) + "</div>"
 
 
-def log_html(full_game: Game, position: int, shown: int = 400) -> str:
+def last_round_text(game: Game) -> str:
+    """`` Last round: Ada has 2 trains left; 3 turns to go.`` or ``""``."""
+    state = game.state
+    if state.final_turns_left is None or game.is_over or state.last_round_by is None:
+        return ""
+    who = state.players[state.last_round_by]
+    left = pieces_text(who.pieces)
+    turns = state.final_turns_left
+    return (
+        f" Last round! {who.name} is down to {left}: everyone, {who.name} included, plays "
+        f"one more turn ({turns} turn{'s' if turns != 1 else ''} to go)."
+    )
+
+
+def last_round_html(game: Game) -> str:
+    text = last_round_text(game).strip()
+    return f"<div class='ttr-last-round'>{html.escape(text)}</div>" if text else ""
+
+
+def options_text(legal: Sequence[Any]) -> str:
+    """What the player can do now, from the legal actions: ``draw cards, claim a route ...``."""
+    kinds = {type(a).__name__ for a in legal}
+    words = []
+    if kinds & {"DrawFaceUp", "DrawBlind"}:
+        words.append("draw cards")
+    if "ClaimRoute" in kinds:
+        words.append("claim a route")
+    if "DrawTickets" in kinds:
+        words.append("draw tickets")
+    others = kinds - {"DrawFaceUp", "DrawBlind", "ClaimRoute", "DrawTickets", "Pass"}
+    if others:
+        words.append("make another move")
+    if not words:
+        return "no move is possible, so pass" if "Pass" in kinds else "wait"
+    return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
+
+
+# The engine's rules speak of "they" (the acting player); the app speaks to that player.
+_SECOND_PERSON = (
+    ("they have not", "you have not"),
+    ("they have", "you have"),
+    ("they hold", "you hold"),
+    ("they must", "you must"),
+    ("they can", "you can"),
+    ("they may", "you may"),
+)
+
+
+def second_person(rule: str) -> str:
+    """The engine's refusal reason addressed to the player.
+
+    >>> second_person("they have 3 trains left, not 4")
+    'you have 3 trains left, not 4'
+    """
+    for they, you in _SECOND_PERSON:
+        rule = rule.replace(they, you)
+    return rule
+
+
+def explore_html(game_map: Map) -> str:
+    from ..maps import load_map
+    from ..rules import playable_maps
+
+    names = ", ".join(load_map(m).name for m in playable_maps())
+    return (
+        f"<div class='ttr-explore'>The {html.escape(game_map.name)} rules are not implemented "
+        "yet: explore the board (point at routes and cities, click a route or pick it from the "
+        f"list). Playable maps: {html.escape(names)}.</div>"
+    )
+
+
+def log_html(full_game: Game, position: int, shown: int = 40) -> str:
     """The turn log: entries after ``position`` (not yet replayed) are greyed out."""
     lines = full_game.log
     start = max(0, len(lines) - shown)
@@ -199,6 +317,12 @@ def log_html(full_game: Game, position: int, shown: int = 400) -> str:
         items.append(
             f"<li value='{i + 1}' class='{cls}'>{player_chip(seat)}{html.escape(lines[i])}</li>"
         )
+    if start:
+        items.insert(
+            0,
+            f"<li class='ttr-note' style='list-style:none'>{start} earlier "
+            f"move{'s' if start != 1 else ''}: step back to see them.</li>",
+        )
     if not items:
         body = "<div class='ttr-note'>No moves yet.</div>"
     else:
@@ -208,24 +332,29 @@ def log_html(full_game: Game, position: int, shown: int = 400) -> str:
 
 COMPONENT_NAMES = {
     "routes": "routes",
-    "tickets": "tickets (+ done, − missed)",
+    "tickets": "tickets (±)",
     "longest_path": "longest path bonus",
+    "passengers": "passengers",
     "globetrotter": "globetrotter bonus",
     "total": "total",
 }
 
 
-def result_html(game: Game) -> str:
+def result_html(game: Game, sections: Sequence[str] = ()) -> str:
+    """The end screen: who won and why, the score by parts, every player's tickets
+    (the bots' too, revealed now), the longest trails, how the game ended."""
     result = game.result()
     if result is None:
         return ""
-    names = [p.name for p in game.state.players]
+    state = game.state
+    names = [p.name for p in state.players]
     rows = result["scores"]
     components = [k for k in rows[0] if k != "total"] + ["total"]
     head = "".join(
         f"<th class='ttr-num'>{html.escape(COMPONENT_NAMES.get(c, c.replace('_', ' ')))}</th>"
         for c in components
     )
+    trails = game.rules.longest_paths(state)
     body = []
     for seat, row in enumerate(rows):
         cells = "".join(f"<td class='ttr-num'>{row.get(c, 0)}</td>" for c in components)
@@ -233,19 +362,45 @@ def result_html(game: Game) -> str:
         body.append(
             f"<tr class='{'ttr-current' if won else ''}'>"
             f"<td>{'★ ' if won else ''}{player_chip(seat)}{html.escape(names[seat])}</td>"
-            f"{cells}</tr>"
+            f"{cells}<td class='ttr-num'>{trails[seat]}</td></tr>"
         )
     winners = [names[i] for i in result["winners"]]
     decided = result["decided_by"]
     if decided == "shared victory":
         headline = f"Shared victory: {', '.join(winners)} (every tie-breaker is equal)"
     elif decided == "points":
-        headline = f"Winner: {winners[0]}, on points"
+        headline = f"{winners[0]} wins on points"
     else:
-        headline = f"Winner: {winners[0]}, on the tie-breaker: {decided}"
+        tied = ", ".join(
+            names[i]
+            for i, r in enumerate(rows)
+            if r["total"] == rows[result["winners"][0]]["total"]
+        )
+        headline = (
+            f"{winners[0]} wins: {tied} tied on points, and the tie-break ({decided}) decided"
+        )
+    tickets = []
+    for seat, player in enumerate(state.players):
+        done = [t for t, ok in game.ticket_status(seat) if ok]
+        missed = [t for t, ok in game.ticket_status(seat) if not ok]
+        done_text = ", ".join(html.escape(ticket_text(game.map, t)) for t in done) or "none"
+        missed_text = ", ".join(html.escape(ticket_text(game.map, t)) for t in missed) or "none"
+        tickets.append(
+            f"<li>{player_chip(seat)}<b>{html.escape(player.name)}</b>: completed "
+            f"{len(done)} — {done_text}; <span class='ttr-missed'>missed {len(missed)} — "
+            f"{missed_text}</span></li>"
+        )
     return (
         f"<div class='ttr-result'><div class='ttr-winner'>{html.escape(headline)}</div>"
-        f"<table class='ttr-table'><tr><th>player</th>{head}</tr>{''.join(body)}</table></div>"
+        f"<div class='ttr-note'>{html.escape(result['ended_by'])}</div>"
+        f"<div style='overflow-x:auto'><table class='ttr-table'><tr><th>player</th>{head}"
+        "<th class='ttr-num'>longest trail</th></tr>"
+        f"{''.join(body)}</table></div>"
+        "<div class='ttr-note'>Each player's longest continuous trail is outlined on the board "
+        "in their colour.</div>"
+        f"<h4>Tickets</h4><ul class='ttr-tickets-list'>{''.join(tickets)}</ul>"
+        + "".join(sections)
+        + "</div>"
     )
 
 

@@ -1,15 +1,19 @@
-"""Catch every widget-callback error and show it on the page.
+"""Catch every widget-callback error: a short message for the visitor, details for the server log.
 
 Under Voilà an exception raised in a widget callback is shown nowhere (not on
 the page, not in the server log), so every callback goes through
-:class:`CallbackGuard`: the error lands in a visible ``Output`` area and in the
-status line, and the app keeps working.
+:class:`CallbackGuard`. The visitor sees a short sentence with an error number;
+the traceback, which names server paths, goes to the server's log only (the
+kernel's standard error, which Voilà's log shows), under the same number.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
+import logging
+import sys
 import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -18,19 +22,33 @@ import ipywidgets as widgets
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+log = logging.getLogger("ttr_nb.app")
+if not log.handlers:
+    # The kernel's real standard error reaches the server log; sys.stderr may be
+    # redirected into the page by ipykernel.
+    _handler = logging.StreamHandler(sys.__stderr__)
+    _handler.setFormatter(logging.Formatter("ttr-nb %(levelname)s %(message)s"))
+    log.addHandler(_handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+
+_numbers = itertools.count(1)
+
 
 class CallbackGuard:
-    """Wraps callbacks so that an exception is reported on the page instead of vanishing.
+    """Wraps callbacks so that an exception is reported instead of vanishing.
 
-    ``guard(fn)`` returns a wrapper; ``errors`` counts what was caught and
-    ``output`` (an ``Output`` widget with class ``ttr-errors``) shows the
-    tracebacks for whoever wants the details.
+    ``guard(fn)`` returns a wrapper. ``errors`` keeps the tracebacks;
+    ``listeners`` get the short message. With ``show_details`` (lessons, where
+    the reader is the notebook's own user) the traceback also goes to
+    ``output``, an ``Output`` widget to display; the public app leaves it off.
     """
 
-    def __init__(self) -> None:
-        self.output = widgets.Output(_dom_classes=["ttr-errors"])
+    def __init__(self, show_details: bool = True) -> None:
         self.errors: list[str] = []
         self.listeners: list[Callable[[str], None]] = []
+        self.show_details = show_details
+        self.output = widgets.Output(_dom_classes=["ttr-errors"])
 
     def __call__(self, fn: F) -> F:
         @functools.wraps(fn)
@@ -43,15 +61,22 @@ class CallbackGuard:
 
         return guarded  # type: ignore[return-value]
 
-    def report(self, exc: BaseException) -> None:
-        """Show ``exc`` in the output area and tell the listeners (the status line)."""
+    def report(self, exc: BaseException) -> str:
+        """Log ``exc`` with its traceback; tell the listeners a short, path-free message."""
+        number = next(_numbers)
         text = "".join(traceback.format_exception(exc))
         self.errors.append(text)
-        self.output.append_stderr(text)
-        summary = f"Something went wrong inside the app: {type(exc).__name__}: {exc}"
+        if self.show_details:
+            self.output.append_stderr(text)
+        log.error("error %d in a widget callback:\n%s", number, text)
+        summary = (
+            f"Something went wrong inside the app (error {number}); it has been logged. "
+            "Your game is still here: try again, or save it and reload the page."
+        )
         for listener in self.listeners:
             with contextlib.suppress(Exception):  # a broken listener must not hide the error
                 listener(summary)
+        return summary
 
     def clear(self) -> None:
         self.errors.clear()

@@ -1,0 +1,121 @@
+"""Small building blocks shared by the app's panels: buttons, message lines, a choice prompt.
+
+A :class:`Note` sits next to the controls it speaks for, so a refusal or an
+error appears where the learner acted (and in the status line too).
+A :class:`Prompt` asks one question with a few answers; the app uses it when one
+click could mean several legal actions (which passenger to take, which deck
+refills a slot) and before anything that would discard a game in progress.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+
+def button(label: str, cls: str, tooltip: str = "", width: str = "auto") -> widgets.Button:
+    """A text button (no icon: Voilà's icon font may be out of reach offline)."""
+    return widgets.Button(
+        description=label,
+        tooltip=tooltip or label,
+        _dom_classes=[cls],
+        layout=widgets.Layout(width=width, min_width="fit-content"),
+    )
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 move``, ``2 moves``, ``1 point``, ``0 points``.
+
+    >>> count(1, "point"), count(3, "point"), count(2, "ferry", "ferries")
+    ('1 point', '3 points', '2 ferries')
+    """
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+class Note:
+    """A one-line message area beside a group of controls."""
+
+    def __init__(self, cls: str) -> None:
+        self.widget = widgets.HTML(_dom_classes=["ttr-note-line", cls])
+
+    def show(self, message: str, bad: bool = False) -> None:
+        kind = "ttr-bad-note" if bad else "ttr-good-note"
+        self.widget.value = f"<div class='{kind}'>{html.escape(message)}</div>" if message else ""
+
+    def clear(self) -> None:
+        self.widget.value = ""
+
+    @property
+    def text(self) -> str:
+        return html.unescape(
+            self.widget.value.split(">", 1)[-1].rsplit("<", 1)[0] if self.widget.value else ""
+        )
+
+
+class Prompt:
+    """One question with labelled answers, shown until answered or cancelled.
+
+    ``ask(question, options, on_answer)``: ``options`` are ``(label, value)`` pairs;
+    the chosen value goes to ``on_answer``. Only one question is open at a time.
+    """
+
+    def __init__(self, guard: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
+        self.question = widgets.HTML(_dom_classes=["ttr-prompt-question"])
+        self.choices = widgets.RadioButtons(
+            options=[], layout=widgets.Layout(width="auto"), _dom_classes=["ttr-prompt-choices"]
+        )
+        self.ok_button = button("OK", "ttr-prompt-ok")
+        self.ok_button.style.button_color = "#cfe8cf"
+        self.cancel_button = button("Cancel", "ttr-prompt-cancel")
+        self.ok_button.on_click(guard(lambda _b: self._answer()))
+        self.cancel_button.on_click(guard(lambda _b: self.close()))
+        self.widget = widgets.VBox(
+            [self.question, self.choices, widgets.HBox([self.ok_button, self.cancel_button])],
+            _dom_classes=["ttr-panel", "ttr-prompt"],
+            layout=widgets.Layout(display="none"),
+        )
+        self._on_answer: Callable[[Any], None] | None = None
+        self._values: list[Any] = []
+
+    @property
+    def is_open(self) -> bool:
+        return self._on_answer is not None
+
+    def ask(
+        self,
+        question: str,
+        options: Sequence[tuple[str, Any]],
+        on_answer: Callable[[Any], None],
+        ok_label: str = "OK",
+        cancel_label: str = "Cancel",
+    ) -> None:
+        self.question.value = f"<b>{html.escape(question)}</b>"
+        self._values = [value for _, value in options]
+        self.choices.options = [(label, i) for i, (label, _) in enumerate(options)]
+        self.choices.value = 0 if options else None
+        self.choices.layout.display = "" if len(options) > 1 else "none"
+        self.ok_button.description = ok_label
+        self.cancel_button.description = cancel_label
+        self._on_answer = on_answer
+        self.widget.layout.display = ""
+
+    def choose(self, index: int) -> None:
+        """Pick answer ``index`` and confirm it (what the OK button does)."""
+        self.choices.value = index
+        self._answer()
+
+    def close(self) -> None:
+        self._on_answer = None
+        self._values = []
+        self.widget.layout.display = "none"
+
+    def _answer(self) -> None:
+        callback, index = self._on_answer, self.choices.value
+        if callback is None or index is None:
+            return
+        value = self._values[index]
+        self.close()
+        callback(value)

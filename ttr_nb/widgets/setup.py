@@ -1,0 +1,161 @@
+"""The setup panel: map, number of players, each seat's name and kind, seed, *Start*.
+
+Names are checked when the game starts (printable, at most 40 characters) and a
+refusal is shown right here. Starting over a game in progress asks first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from ..errors import PlayerNameError
+from ..game import MAX_NAME_CHARS, checked_names
+from ..maps import available_maps, load_map
+from ..rules import playable_maps
+from . import panels
+from .controls import Note, button
+
+if TYPE_CHECKING:
+    from .app import GameApp
+
+SEAT_KINDS = [("Human", "human"), ("Greedy bot", "greedy"), ("Random bot", "random")]
+BOT_NAMES = ["Ada", "Bruno", "Chen", "Dita", "Emil"]
+MAX_SEED = 10**12
+
+
+def default_name(seat: int, kind: str) -> str:
+    """``Ann`` for the first human, ``Bruno`` for a bot in seat 2, ``Player 3`` otherwise."""
+    if kind == "human":
+        return "Ann" if seat == 0 else f"Player {seat + 1}"
+    return BOT_NAMES[seat]
+
+
+class SetupPanel:
+    """Choose a map, the seats and a seed; start (or explore) the board."""
+
+    def __init__(
+        self,
+        app: GameApp,
+        map_name: str,
+        players: int,
+        seats: list[str] | None,
+        seed: int,
+    ) -> None:
+        self.app = app
+        guard = app.guard
+        self._playable = set(playable_maps())
+        options = []
+        for name in available_maps():
+            game_map = load_map(name)
+            suffix = "" if name in self._playable else " (explore only: rules not implemented yet)"
+            options.append((game_map.name + suffix, name))
+        self.map_picker = widgets.Dropdown(
+            description="Map:", options=options, value=map_name, _dom_classes=["ttr-map"]
+        )
+        self.player_count = widgets.Dropdown(
+            description="Players:",
+            options=[2, 3, 4, 5],
+            value=players,
+            layout=widgets.Layout(width="150px"),
+            _dom_classes=["ttr-players"],
+        )
+        self.seed_box = widgets.BoundedIntText(
+            description="Seed:",
+            value=seed,
+            min=0,
+            max=MAX_SEED,
+            layout=widgets.Layout(width="170px"),
+            _dom_classes=["ttr-seed"],
+        )
+        kinds = (seats or ["human"] + ["greedy"] * 4) + ["greedy"] * 5
+        self.names: list[widgets.Text] = []
+        self.kinds: list[widgets.Dropdown] = []
+        self.rows: list[widgets.HBox] = []
+        for i in range(5):
+            name = widgets.Text(
+                value=default_name(i, kinds[i]),
+                placeholder=f"at most {MAX_NAME_CHARS} characters",
+                continuous_update=False,  # a pasted novel is sent once, not per keystroke
+                layout=widgets.Layout(width="150px"),
+                _dom_classes=[f"ttr-seat-name-{i}"],
+            )
+            kind = widgets.Dropdown(
+                options=SEAT_KINDS,
+                value=kinds[i],
+                layout=widgets.Layout(width="130px"),
+                _dom_classes=[f"ttr-seat-kind-{i}"],
+            )
+            kind.observe(guard(self._kind_changed(i)), names="value")
+            self.names.append(name)
+            self.kinds.append(kind)
+            chip = widgets.HTML(panels.player_chip(i))
+            self.rows.append(widgets.HBox([chip, name, kind], _dom_classes=[f"ttr-seat-{i}"]))
+        self.start_button = button("Start new game", "ttr-start")
+        self.start_button.style.button_color = "#cfe8cf"
+        self.start_button.on_click(guard(lambda _b: app.request_start()))
+        self.note = Note("ttr-setup-note")
+        self.player_count.observe(guard(lambda _c: self._show_rows()), names="value")
+        self.map_picker.observe(guard(lambda _c: self._update_start_label()), names="value")
+        self.widget = widgets.VBox(
+            [
+                widgets.HBox(
+                    [self.map_picker, self.player_count, self.seed_box, self.start_button],
+                    layout=widgets.Layout(flex_flow="row wrap"),
+                ),
+                widgets.HBox(self.rows, layout=widgets.Layout(flex_flow="row wrap")),
+                self.note.widget,
+            ],
+            _dom_classes=["ttr-setup"],
+        )
+        self._show_rows()
+        self._update_start_label()
+
+    # ------------------------------------------------------------- reading
+    @property
+    def map_name(self) -> str:
+        return str(self.map_picker.value)
+
+    @property
+    def seat_kinds(self) -> list[str]:
+        return [self.kinds[i].value for i in range(self.player_count.value)]
+
+    def player_names(self) -> list[str] | None:
+        """The names typed, or None (with the reason shown here) if one is unusable."""
+        names = [self.names[i].value.strip() for i in range(self.player_count.value)]
+        try:
+            return checked_names(names)
+        except PlayerNameError as exc:
+            self.note.show(f"Cannot start: {exc}.", bad=True)
+            return None
+
+    def show_game(self, map_id: str, names: list[str], seed: int) -> None:
+        """Show a loaded game's map, players and seed (seat kinds stay as chosen)."""
+        with self.player_count.hold_trait_notifications():
+            if map_id in [value for _, value in self.map_picker.options]:
+                self.map_picker.value = map_id
+            self.player_count.value = len(names)
+            if 0 <= seed <= MAX_SEED:
+                self.seed_box.value = seed
+            for i, name in enumerate(names):
+                self.names[i].value = name
+
+    # ------------------------------------------------------------ changing
+    def _kind_changed(self, seat: int) -> Callable[[dict[str, Any]], None]:
+        def changed(change: dict[str, Any]) -> None:
+            # Follow the kind with the name, unless the learner typed their own.
+            name = self.names[seat]
+            if name.value == default_name(seat, change["old"]):
+                name.value = default_name(seat, change["new"])
+
+        return changed
+
+    def _show_rows(self) -> None:
+        for i, row in enumerate(self.rows):
+            row.layout.display = "" if i < self.player_count.value else "none"
+
+    def _update_start_label(self) -> None:
+        playable = self.map_picker.value in self._playable
+        self.start_button.description = "Start new game" if playable else "Explore this board"

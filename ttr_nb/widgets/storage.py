@@ -1,0 +1,111 @@
+"""The browser's own storage of the game in progress, so a reloaded page can resume it.
+
+The game lives in the kernel; if the page is reloaded (or the kernel restarts),
+it would be lost. :class:`BrowserStore` keeps a copy of the moves in the
+visitor's ``localStorage`` (never on the server, never shared between visitors):
+the header once per game, then each new move as it is made (a few dozen bytes).
+When a page opens, the stored copy is sent to the kernel, which offers to resume
+it. What comes back from the browser is untrusted: it is loaded as a save
+(size limits, schema, every move replayed by the rules).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import anywidget
+
+from ..actions import action_to_dict
+from ..game import MAX_SAVE_CHARS, SAVE_FORMAT, Game
+
+STORAGE_KEY = "ttr-nb-game-in-progress"
+
+_ESM = """
+const KEY = %(key)s;
+const LIMIT = %(limit)d;
+
+function read() {
+  try { return JSON.parse(localStorage.getItem(KEY) || "null"); } catch (e) { return null; }
+}
+function write(game) {
+  try { localStorage.setItem(KEY, JSON.stringify(game)); } catch (e) { /* full or blocked */ }
+}
+
+export default {
+  initialize({ model }) {
+    model.on("msg:custom", (msg) => {
+      if (msg.kind === "start") { write(msg.game); }
+      else if (msg.kind === "moves") {
+        const game = read();
+        if (game && Array.isArray(game.history) && game.history.length === msg.from) {
+          game.history.push(...msg.moves);
+          write(game);
+        }
+      }
+      else if (msg.kind === "forget") { localStorage.removeItem(KEY); }
+    });
+    let text = null;
+    try { text = localStorage.getItem(KEY); } catch (e) { text = null; }
+    model.send({ kind: "stored", text: text && text.length <= LIMIT ? text : null,
+                 too_long: Boolean(text && text.length > LIMIT) });
+  },
+  render({ el }) { el.style.display = "none"; },
+};
+"""
+
+
+class BrowserStore(anywidget.AnyWidget):
+    """Mirrors the moves of the game in progress into the visitor's browser.
+
+    ``on_stored(callback)``: ``callback(text)`` gets what the browser had stored
+    when the page opened (a save without its final state), once per page load.
+    """
+
+    _esm = _ESM % {"key": json.dumps(STORAGE_KEY), "limit": MAX_SAVE_CHARS}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._listeners: list[Callable[[str | None], None]] = []
+        self._sent = 0  # moves of the current game the browser has
+        self.on_msg(self._received)
+
+    def on_stored(self, callback: Callable[[str | None], None]) -> None:
+        self._listeners.append(callback)
+
+    def start(self, game: Game, seats: list[str]) -> None:
+        """Store a new game (its moves so far too)."""
+        header = {
+            "format": SAVE_FORMAT,
+            "map": game.map.id,
+            "players": list(game.names),
+            "seed": game.seed,
+            "seats": list(seats),
+            "history": [
+                {"player": m.player, "action": action_to_dict(m.action)} for m in game.history
+            ],
+        }
+        self._sent = len(game.history)
+        self.send({"kind": "start", "game": header})
+
+    def follow(self, game: Game) -> None:
+        """Send the moves made since the last call."""
+        if len(game.history) < self._sent:
+            raise ValueError("the game lost moves: store it again with start()")
+        new = game.history[self._sent :]
+        if new:
+            moves = [{"player": m.player, "action": action_to_dict(m.action)} for m in new]
+            self.send({"kind": "moves", "from": self._sent, "moves": moves})
+            self._sent = len(game.history)
+
+    def forget(self) -> None:
+        self._sent = 0
+        self.send({"kind": "forget"})
+
+    def _received(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if not isinstance(content, dict) or content.get("kind") != "stored":
+            return
+        text = content.get("text")
+        for listener in self._listeners:
+            listener(text if isinstance(text, str) else None)

@@ -1,0 +1,12 @@
+"""How the app presents each rules variant: one module per variant, the USA rules in ``base``.
+
+The app never branches on the variant: it asks the variant's :class:`VariantUI`
+for its board layers, extra panels, labels for choices and end-screen sections.
+A variant module registers its class with :func:`register`.
+"""
+
+from __future__ import annotations
+
+from .base import VARIANT_UIS, Shown, VariantUI, register, ui_class
+
+__all__ = ["VARIANT_UIS", "Shown", "VariantUI", "register", "ui_class"]

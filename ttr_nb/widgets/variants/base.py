@@ -1,0 +1,108 @@
+"""The variant interface of the app, and the USA rules' presentation (the default)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from ...actions import ClaimRoute
+from ...game import Game
+from .. import panels
+
+if TYPE_CHECKING:
+    from ..app import GameApp
+    from ..board import FactProvider, PiecePainter
+
+
+@dataclass
+class Shown:
+    """What the app shows after a change, computed once and handed to every panel."""
+
+    view: Game | None  # the game at the shown position (None: explore mode)
+    legal: list[Any] = field(default_factory=list)  # what the human to move may do now
+    acting: bool = False  # a human may act (latest position, their turn, game not over)
+    in_past: bool = False  # an earlier position of the timeline is shown
+    viewer: int | None = None  # whose hand and tickets are shown
+
+
+class VariantUI:
+    """How the app presents one rules variant; this base class presents the USA rules.
+
+    Subclasses override what their rules add: pieces drawn on the board, facts
+    shown on hover, panels in the play column, labels of choices, columns of the
+    players' table and sections of the end screen.
+    """
+
+    rules = "usa"
+
+    def __init__(self, app: GameApp) -> None:
+        self.app = app
+
+    # --------------------------------------------------------------- board
+    def board_painters(self) -> list[PiecePainter]:
+        """Painters for the pieces layer (passengers, harbors, tokens)."""
+        return []
+
+    def fact_providers(self) -> list[FactProvider]:
+        """Extra hover facts for routes and places."""
+        return []
+
+    # -------------------------------------------------------------- panels
+    def panels(self) -> list[widgets.Widget]:
+        """Extra panels shown in the play column, under the main actions."""
+        return []
+
+    def render(self, shown: Shown) -> None:
+        """Bring the extra panels up to date."""
+
+    # --------------------------------------------------------------- words
+    def label(self, view: Game, action: Any) -> str:
+        """A choice as a button or list label: ``Claim Denver–Omaha (4 blue) with ...``."""
+        text = view.rules.describe(view, action, imperative=True)
+        return text[:1].upper() + text[1:]
+
+    def claim_label(self, view: Game, action: ClaimRoute) -> str:
+        """How one way of claiming the selected route reads in the payment list."""
+        return panels.describe_payment(view.map, action.cards)
+
+    def choice_question(self, view: Game, actions: list[Any]) -> str:
+        """The question asked when one click could mean several of ``actions``."""
+        return "Which one?"
+
+    def colour_key(self) -> str:
+        """The legend of colour letters shown under the title."""
+        return (
+            "Letters mark colours: P purple, B blue, O orange, W white, G green, Y yellow, "
+            "K black, R red, L locomotive; gray routes take any one colour. Claimed routes "
+            "show their owner's seat number."
+        )
+
+    # ------------------------------------------------------------ scoring
+    def player_columns(self, view: Game) -> list[tuple[str, list[str]]]:
+        """Extra columns of the players' table: (title, HTML per player)."""
+        return []
+
+    def end_sections(self, view: Game) -> list[str]:
+        """Extra HTML sections of the end screen (majorities, harbors, ...)."""
+        return []
+
+
+VARIANT_UIS: dict[str, type[VariantUI]] = {"usa": VariantUI}
+
+
+def register(rules: str) -> Any:
+    """Class decorator: ``@register("germany")`` makes the app use the class for those rules."""
+
+    def add(cls: type[VariantUI]) -> type[VariantUI]:
+        cls.rules = rules
+        VARIANT_UIS[rules] = cls
+        return cls
+
+    return add
+
+
+def ui_class(rules: str) -> type[VariantUI]:
+    """The presentation for ``rules`` (the USA one for rules without their own)."""
+    return VARIANT_UIS.get(rules, VariantUI)
