@@ -22,10 +22,12 @@ $(VENV)/$(TEMPLATE): | $(BIN)/ttr-nb
 
 setup: $(BIN)/ttr-nb $(VENV)/$(TEMPLATE)
 
-# Serve the Voilà app on 127.0.0.1 and print its address (settings: voila.json).
+# Serve the Voilà app on 127.0.0.1 and print its address (settings: voila.json, made for a
+# class of 30). WARM=2 keeps 2 kernels started for arriving visitors instead of 30.
 app: setup
 	@echo "ttr-nb app: http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
-	$(BIN)/voila notebooks/app.ipynb --no-browser --Voila.ip=$(HOST) --port=$(PORT)
+	$(BIN)/voila notebooks/app.ipynb --no-browser --Voila.ip=$(HOST) --port=$(PORT) \
+	  $(if $(WARM),--ClassroomKernelManager.warm_kernels=$(WARM))
 
 # A class arriving: VISITORS real Chromium pages within SPREAD seconds (figures, not a test).
 VISITORS ?= 30

@@ -79,9 +79,11 @@ class Visitor:
         self.page.on("requestfailed", lambda r: self.failed.append(r.url))
         self.page.on(
             "console",
-            lambda m: self.warnings.append(m.text)
-            if "Unsatisfied version" in m.text or "No satisfying version" in m.text
-            else None,
+            lambda m: (
+                self.warnings.append(m.text)
+                if "Unsatisfied version" in m.text or "No satisfying version" in m.text
+                else None
+            ),
         )
         self.page.goto(url, wait_until="commit", timeout=60_000)
 

@@ -173,14 +173,19 @@ class Server:
         raise TimeoutError(f"voila did not answer within {timeout} s")
 
     def wait_idle(self, timeout: float, busy_share: float = 0.1) -> float:
-        """Wait until the server and its kernels use less than ``busy_share`` of a core over a
-        second (a preheated pool is then filled); return the seconds waited."""
+        """Wait until the warm kernels are ready (ttr_nb.serving logs when it keeps some, and
+        when they are ready) and the server and its kernels have used less than
+        ``busy_share`` of a core for 3 s in a row; return the seconds waited."""
         started = time.monotonic()
+        quiet = 0
         while time.monotonic() - started < timeout:
             before = cpu_seconds(tree(self.proc.pid))
             time.sleep(1.0)
-            if cpu_seconds(tree(self.proc.pid)) - before < busy_share:
-                return time.monotonic() - started
+            quiet = quiet + 1 if cpu_seconds(tree(self.proc.pid)) - before < busy_share else 0
+            log = self.log.read_text(errors="replace")
+            pool_ready = "warm kernels ready" in log or "Keeping " not in log
+            if quiet >= 3 and pool_ready:
+                break
         return time.monotonic() - started
 
     def stop(self) -> None:

@@ -110,6 +110,8 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         _current = self
         # The server's loop is not running yet: fill the pool as soon as it is.
         asyncio.get_event_loop().call_soon(self._refill)
+        if self.warm_kernels > 0:
+            self.log.info("Keeping %d warm kernels ready for visitors", self.warm_kernels)
 
     # ------------------------------------------------------------------ visitors
     async def start_kernel(self, *, kernel_id: str | None = None, **kwargs: Any) -> str:
@@ -202,6 +204,8 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             self._warm.append(kernel_id)
             async with self._available:
                 self._available.notify_all()
+            if len(self._warm) == self.warm_kernels:
+                self.log.info("%d warm kernels ready", self.warm_kernels)
         self._refill()
 
     async def _run(self, kernel_id: str, code: str) -> None:
