@@ -449,6 +449,7 @@ def summarise(
         "kernel_pss_median_mb": statistics.median(kernel_pss) if kernel_pss else None,
         "kernel_rss_median_mb": statistics.median(kernel_rss) if kernel_rss else None,
         "memory_per_visitor_mb": server_pss / n if n else None,
+        "voila_memory": memory["server"],
         "voila_cpu_s_per_visitor": sampler.cpu_total("voila") / n if n else None,
         "kernels_cpu_s_per_visitor": sampler.cpu_total("kernels") / n if n else None,
         "browser_cpu_s_per_visitor": sampler.cpu_total("browser") / n if n else None,
@@ -473,11 +474,12 @@ def print_report(s: dict[str, Any], load: tuple[float, float, float]) -> None:
         f"memory per visitor: {fmt(s['kernel_pss_median_mb'], 'MB')} "
         f"(PSS of a visitor's kernel, median; RSS {fmt(s['kernel_rss_median_mb'], 'MB')})"
     )
+    voila_mb = sum(e["pss_mb"] for e in s.get("voila_memory", []))
     print(
-        f"server with every visitor connected: {s['server_pss_with_all_mb']:.0f} MB PSS in "
-        f"{s['kernels_with_all']} kernels and Voilà = {fmt(s['memory_per_visitor_mb'], 'MB')} "
-        f"per visitor, warm kernels included (idle server before: {s['server_rss_idle_mb']:.0f}"
-        " MB RSS)"
+        f"server with every visitor connected: {s['server_pss_with_all_mb']:.0f} MB PSS: Voilà "
+        f"{voila_mb:.0f} MB and {s['kernels_with_all']} kernels (the visitors' and the warm ones "
+        f"waiting for the next visitors); idle server before the visitors: "
+        f"{s['server_rss_idle_mb']:.0f} MB RSS"
     )
     print(
         f"CPU per visitor: Voilà {fmt(s['voila_cpu_s_per_visitor'])}, "
