@@ -86,7 +86,9 @@ JS_STATE = """
   const loading = document.getElementById('loading');  // Voilà's own template
   if (loading && loading.style.display !== 'none') return 'starting';
   if (app || document.querySelector('#rendered_cells .jupyter-widgets')) return 'app';
-  return 'blank';  // no message, no app: what a visitor must never be left with
+  // No <body> yet: the browser is still on its own loading screen (its tab spinner turns).
+  if (!document.body) return 'waiting';
+  return 'blank';  // a page, but no message and no app: what a visitor must never be left with
 }
 """
 
@@ -429,6 +431,11 @@ def summarise(
     kernel_rss = [k["rss_mb"] for k in memory["kernels"]]
     server_pss = sum(e["pss_mb"] for e in memory["server"]) + sum(kernel_pss)
     blank = [v for v in visits if v.longest_blank_s > BLANK_LIMIT_S]
+
+    def spent(kind: str) -> float:
+        samples = sampler.samples
+        return getattr(samples[-1], kind) - getattr(samples[0], kind) if samples else 0.0
+
     return {
         "visitors": n,
         "spread_s": spread,
@@ -450,9 +457,11 @@ def summarise(
         "kernel_rss_median_mb": statistics.median(kernel_rss) if kernel_rss else None,
         "memory_per_visitor_mb": server_pss / n if n else None,
         "voila_memory": memory["server"],
-        "voila_cpu_s_per_visitor": sampler.cpu_total("voila") / n if n else None,
-        "kernels_cpu_s_per_visitor": sampler.cpu_total("kernels") / n if n else None,
-        "browser_cpu_s_per_visitor": sampler.cpu_total("browser") / n if n else None,
+        # CPU spent from the first visitor's arrival to the end, per visitor (the warm
+        # kernels' own start-up, before the visitors came, is not in it; refills are).
+        "voila_cpu_s_per_visitor": spent("voila_cpu_s") / n if n else None,
+        "kernels_cpu_s_per_visitor": spent("kernels_cpu_s") / n if n else None,
+        "browser_cpu_s_per_visitor": spent("browser_cpu_s") / n if n else None,
     }
 
 
@@ -483,7 +492,8 @@ def print_report(s: dict[str, Any], load: tuple[float, float, float]) -> None:
     )
     print(
         f"CPU per visitor: Voilà {fmt(s['voila_cpu_s_per_visitor'])}, "
-        f"kernels {fmt(s['kernels_cpu_s_per_visitor'])} (start-ups included), "
+        f"kernels {fmt(s['kernels_cpu_s_per_visitor'])} (warm kernels started meanwhile "
+        "included), "
         f"browsers {fmt(s['browser_cpu_s_per_visitor'])} (on this machine too)"
     )
     print(f"longest blank stretch: {s['longest_blank_s']:.1f} s")

@@ -1,19 +1,22 @@
-"""Serving the Voilà app to a class from one machine: warm kernels and a capacity gate.
+"""Serving the Voilà app to a class from one machine: warm kernels, a line, a capacity gate.
 
 Voilà starts one kernel per page load. Started on demand, a kernel costs about a second of
-CPU (Python, ipykernel, the app's imports) and, when a whole class arrives at once, dozens of
-kernels start together, share two cores, and every visitor waits a minute or more.
+CPU (Python, ipykernel, the app's imports); when a whole class arrives at once, dozens of
+kernels start together and share two cores with the pages being served, and everybody waits.
 
-:class:`ClassroomKernelManager` (named in ``voila.json``) changes three things:
+:class:`ClassroomKernelManager` (named in ``voila.json``) changes four things:
 
 - **Warm kernels.** It keeps ``warm_kernels`` kernels started, with ``warm_code`` (the app's
   imports) already run, and hands one to each new visitor at once. Kernels are started in the
-  background, at most ``max_starting`` at a time, so starting kernels never takes every core
-  from the visitors being served; while visitors wait, it starts one per waiting visitor.
+  background, ``max_starting`` at a time and at CPU niceness ``warm_nice``, so that starting
+  them gives way to the visitors being served; while visitors wait, it starts one for each.
+- **A line.** At most ``max_loading`` pages are set up at once (the notebook run, then the
+  browser loading the page and connecting to its kernel); the next pages wait in line, first
+  come first served, and the ``ttr`` template shows each its place (:func:`wait_turn`).
 - **A capacity gate.** A visitor who gets no kernel within ``wait_s`` seconds (or who arrives
-  when ``max_kernels`` are running or the machine has less than ``min_available_mb`` of
-  memory) gets HTTP 503; the ``ttr`` Voilà template shows it as "busy, retrying" and the page
-  tries again by itself.
+  when ``max_kernels`` are running, or the machine has less than ``min_available_mb`` of memory
+  left) gets HTTP 503, which the ``ttr`` template shows as "busy, retrying"; the page tries
+  again by itself.
 - **No culling of warm kernels**: they are idle by design. Visitors' kernels are culled as
   the ``MappingKernelManager.cull_*`` settings say.
 
@@ -22,8 +25,13 @@ A warm kernel does not carry the page request's environment (``QUERY_STRING``,
 
 Examples
 --------
->>> ClassroomKernelManager.warm_kernels.default_value
-4
+In ``voila.json``:
+
+.. code-block:: json
+
+    {"VoilaConfiguration": {
+        "multi_kernel_manager_class": "ttr_nb.serving.ClassroomKernelManager"},
+     "ClassroomKernelManager": {"warm_kernels": 30, "warm_code": "import ttr_nb.widgets"}}
 """
 
 from __future__ import annotations
@@ -79,10 +87,13 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         "0: no line.",
     )
     loading_hold_s = Float(
-        30.0, config=True, help="A loading page gives its place up after this long at most."
+        15.0,
+        config=True,
+        help="A loading page gives its place up after this long at most (a visitor who left "
+        "while in line is only noticed then).",
     )
     loading_settle_s = Float(
-        2.0,
+        0.5,
         config=True,
         help="Once a page has connected to its kernel, it keeps its place this much longer "
         "(the widgets and the board are being drawn).",
