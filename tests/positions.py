@@ -10,11 +10,22 @@ __all__ = ["give_routes", "set_face_up", "set_hand", "stack_deck"]
 
 
 def start(players: int = 2, seed: int = 1, map_name: str = "usa") -> Game:
-    """A game past setup: every player kept all three starting tickets."""
+    """A game past its ticket choice: every player kept all the starting tickets."""
     game = new_game(map_name, players=players, seed=seed)
-    while game.phase == "setup":
+    while game.state.pending == "keep_tickets" and game.phase == "setup":
         offer = game.state.players[game.current_player].offer
         game.apply(KeepTickets(tuple(offer)))
+    return game
+
+
+def start_world(players: int = 2, seed: int = 1, supply: tuple[int, int] = (20, 40)) -> Game:
+    """A World game past setup: every player kept all five tickets and chose ``supply``
+    (trains, ships)."""
+    from ttr_nb.rules.world import ChooseSupply
+
+    game = start(players, seed, "world")
+    while game.phase == "setup":
+        game.apply(ChooseSupply(*supply))
     return game
 
 

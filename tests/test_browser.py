@@ -20,6 +20,7 @@ from browser import (
     JS_CANVAS_PAINTED,
     JS_CANVAS_SUM,
     JS_PIXELS,
+    VIEWPORT,
     WAIT_MS,
     Voila,
     _children,
@@ -110,14 +111,31 @@ def test_every_map_renders(page: Any, map_name: str) -> None:
     shoot(page, f"map-{map_name}.png")
 
 
-@pytest.mark.parametrize("map_name", playable_maps())
+# The app has no World controls yet (secret supply, refill deck, harbors, exchanges): they
+# come with the app's World module (issue 10, phase B). Strict: remove the mark then.
+APP_PENDING = {"world": "the app's World controls are not built yet (issue 10, phase B)"}
+HUMAN_PLAY_MAPS = [
+    pytest.param(m, marks=pytest.mark.xfail(strict=True, reason=APP_PENDING[m]))
+    if m in APP_PENDING
+    else m
+    for m in playable_maps()
+]
+
+
+@pytest.mark.parametrize("map_name", HUMAN_PLAY_MAPS)
 def test_human_plays_by_clicking(page: Any, voila: Voila, map_name: str) -> None:
     start_game(page, map_name, seed=7)
     game_map = load_map(map_name)
     geometry = geometry_for(page, map_name)
     teal = player_style(0).fill
 
-    # Keep the starting tickets, then watch one bot move and let the others play.
+    # Keep the starting tickets, then watch one bot move and let the others play. (Where the
+    # tickets come from two decks, as in Germany, setup starts with a draw, and the app asks
+    # which mix of short and long tickets: take the first one offered.)
+    if not page.locator("button.ttr-keep").is_visible():
+        page.locator("button.ttr-draw-tickets").click()  # opens the question, no move yet
+        page.locator("button.ttr-prompt-ok").wait_for(state="visible", timeout=WAIT_MS)
+        click_and_wait_moves(page, "button.ttr-prompt-ok")
     click_and_wait_moves(page, "button.ttr-keep")
     click_and_wait_moves(page, "button.ttr-bot-step")
     assert "Bot:" in status(page)
@@ -147,7 +165,18 @@ def test_human_plays_by_clicking(page: Any, voila: Voila, map_name: str) -> None
             click_and_wait_moves(page, "button.ttr-draw-blind")
         bots_until_me(page)
     assert routes, "the human never could afford a route"
-    route_id = routes[0]
+
+    # A route that a click on its middle reaches: not within a city's click radius (short
+    # routes between close cities are frequent in Germany) and inside the viewport (a tall
+    # board, such as Germany's, reaches below it).
+    def clickable(r: int) -> bool:
+        x, y = geometry.routes[r].anchor
+        return (
+            geometry.hit(x, y) == ("route", r)
+            and canvas_point(page, x, y)[1] < VIEWPORT["height"] - 20
+        )
+
+    route_id = next((r for r in routes if clickable(r)), routes[0])
     route = game_map.route_by_id[route_id]
     x, y = geometry.routes[route_id].anchor
     assert colour_share(page, x, y, teal) < 0.2
@@ -201,7 +230,7 @@ def _slot_class(button: Any) -> str:
 
 
 def test_save_download_and_load(page: Any) -> None:
-    start_game(page, playable_maps()[0], seed=11)
+    start_game(page, "usa", seed=11)  # the first map alphabetically is Germany
     click_and_wait_moves(page, "button.ttr-keep")
     page.locator(".ttr-extras").get_by_text("Save and load", exact=True).click()
     page.locator("button.ttr-prepare-download").click()
@@ -230,7 +259,7 @@ def test_save_download_and_load(page: Any) -> None:
 
 
 def test_bots_move_on_their_own(page: Any) -> None:
-    start_game(page, playable_maps()[0], seed=5)
+    start_game(page, "usa", seed=5)
     page.locator(".ttr-auto input").check()
     click_and_settle(page, "button.ttr-keep")
     # The browser-side timer asks for one bot move at a time until Ann is to move.

@@ -180,6 +180,12 @@ def test_each_action_sends_little_to_the_page(page: Any, voila: Voila) -> None:
     page.on("websocket", on_socket)
     page.reload(wait_until="domcontentloaded")
     page.wait_for_function(JS_CANVAS_PAINTED, timeout=90_000, polling=100)
+    # The reloaded page offers to resume the game the browser kept: decline.
+    prompt = page.locator(".ttr-prompt")
+    prompt.wait_for(state="visible", timeout=WAIT_MS)
+    assert "Resume your last game" in prompt.inner_text()
+    page.locator("button.ttr-prompt-cancel").click()
+    prompt.wait_for(state="hidden", timeout=WAIT_MS)
     page.wait_for_timeout(1500)
     start_game(page, "usa", seed=26)
     click_and_wait_moves(page, "button.ttr-keep")

@@ -43,7 +43,11 @@ def random_candidate(game: Game, rng: random.Random):
         for _ in range(rng.randrange(1, 4)):
             card = rng.choice(cards)
             pay[card] = pay.get(card, 0) + rng.randrange(1, route.length + 1)
-        return ClaimRoute(route.id, tuple(pay.items()))
+        # Sometimes with a pickup (a passenger colour at an end, a card colour elsewhere).
+        colours = list(game.map.components.get("passenger_colors") or ["red"])
+        ends = [route.a, route.b, *(c.id for c in game.map.countries)]
+        pickups = ((rng.choice(ends), rng.choice(colours)),) if rng.random() < 0.4 else ()
+        return ClaimRoute(route.id, tuple(pay.items()), pickups)
     if kind == 3:
         return DrawTickets(long=rng.choice([0, 0, 1]))
     if kind == 4:

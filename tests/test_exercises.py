@@ -12,6 +12,7 @@ import pytest
 
 from ttr_nb import load_map
 from ttr_nb.teaching import exercises as ex
+from ttr_nb.teaching import solutions
 
 
 # ------------------------------------------------------------ solutions
@@ -222,6 +223,51 @@ def tour(routes, cities):
     return walk(cities[0], 1, set())
 
 
+def _leg_adjacency(routes):
+    adj = {}
+    for i, (a, b) in enumerate(routes):
+        adj.setdefault(a, []).append((b, i))
+        adj.setdefault(b, []).append((a, i))
+    return adj
+
+
+def _tour_one_leg_at_a_time(routes, cities, take):
+    """Wrong: plans each leg alone on the routes left; an early leg can block a later one."""
+    adj, used = _leg_adjacency(routes), set()
+    if any(c not in adj for c in cities):
+        return False
+    for a, b in itertools.pairwise(cities):
+        came = {a: None}
+        frontier = deque([a])
+        while frontier:
+            u = take(frontier)
+            if u == b:
+                break
+            for v, i in adj[u]:
+                if i not in used and v not in came:
+                    came[v] = (u, i)
+                    frontier.append(v)
+        if b not in came:
+            return False
+        u = b
+        while came[u] is not None:
+            u, i = came[u]
+            used.add(i)
+    return True
+
+
+def tour_legs_by_bfs(routes, cities):
+    return _tour_one_leg_at_a_time(routes, cities, deque.popleft)
+
+
+def tour_legs_by_dfs(routes, cities):
+    return _tour_one_leg_at_a_time(routes, cities, deque.pop)
+
+
+def tour_legs_by_sorted_dfs(routes, cities):
+    return _tour_one_leg_at_a_time(sorted(routes), cities, deque.pop)
+
+
 def tour_any_order(routes, cities):
     graph = nx.Graph(routes)
     return all(c in graph for c in cities) and all(nx.has_path(graph, cities[0], c) for c in cities)
@@ -267,7 +313,118 @@ CHECKS = [
         [longest_simple_path, longest_trail_odd_starts_everywhere],
     ),
     (ex.check_steiner, steiner, [steiner_approximation]),
-    (ex.check_tour, tour, [tour_any_order]),
+    (
+        ex.check_tour,
+        tour,
+        [tour_any_order, tour_legs_by_bfs, tour_legs_by_dfs, tour_legs_by_sorted_dfs],
+    ),
+]
+IDS = [c[0].__name__ for c in CHECKS]
+
+
+# -------------------------------------------------- lessons 7-11: wrong answers
+def kruskal_without_cycle_test(places, routes):
+    """Wrong: takes the shortest routes until it has one fewer than the places."""
+    return sorted(routes, key=lambda r: r[2])[: len(places) - 1]
+
+
+def prim_over_every_piece(routes, start):
+    """Wrong: adds up the trees of every piece, not only the start's."""
+    return sum(r[2] for r in solutions.kruskal(sorted({p for r in routes for p in r[:2]}), routes))
+
+
+def prim_nearest_neighbour(routes, start):
+    """Wrong: always extends from the place reached last (a path, not a tree)."""
+    neighbours = {}
+    for a, b, w in routes:
+        neighbours.setdefault(a, []).append((w, b))
+        neighbours.setdefault(b, []).append((w, a))
+    seen, place, total = {start}, start, 0
+    while True:
+        options = [(w, p) for w, p in neighbours[place] if p not in seen]
+        if not options:
+            return total
+        w, place = min(options)
+        seen.add(place)
+        total += w
+
+
+def odd_cities_of_degree_one(routes):
+    """Wrong: only the dead ends."""
+    degree = {}
+    for a, b in routes:
+        degree[a] = degree.get(a, 0) + 1
+        degree[b] = degree.get(b, 0) + 1
+    return {p for p, d in degree.items() if d == 1}
+
+
+def euler_walk_without_splicing(routes, start):
+    """Wrong: walks until stuck and stops, leaving detours out."""
+    exits = {}
+    for i, (a, b) in enumerate(routes):
+        exits.setdefault(a, []).append((b, i))
+        exits.setdefault(b, []).append((a, i))
+    used, walk = set(), [start]
+    while True:
+        options = [(p, i) for p, i in exits[walk[-1]] if i not in used]
+        if not options:
+            return walk
+        place, i = options[0]
+        used.add(i)
+        walk.append(place)
+
+
+def count_ways_greedily(graph, a, b):
+    """Wrong: removes one shortest way after another, never undoing a route."""
+    graph = graph.copy()
+    ways = 0
+    while nx.has_path(graph, a, b):
+        path = nx.shortest_path(graph, a, b)
+        graph.remove_edges_from(itertools.pairwise(path))
+        ways += 1
+    return ways
+
+
+def is_cut_if_it_touches_a(graph, a, b, routes):
+    """Wrong: any claimed route at a counts as a cut."""
+    return any(a in route for route in routes)
+
+
+def count_paths_ignoring_lengths(graph, source):
+    """Wrong: counts paths with the fewest routes, not the fewest spaces."""
+    unweighted = nx.Graph(graph.edges)
+    return {v: len(list(nx.all_shortest_paths(unweighted, source, v))) for v in unweighted}
+
+
+def share_all_or_nothing(graph, a, b, place):
+    """Wrong: 1 if the place is on some shortest path, whatever the share."""
+    return float(solutions.ticket_share(graph, a, b, place) > 0)
+
+
+def wilson_as_normal(successes, trials):
+    """Wrong: the textbook normal interval, not Wilson's."""
+    p = successes / trials
+    half = 1.96 * math.sqrt(p * (1 - p) / trials)
+    return p - half, p + half
+
+
+def rates_overall(tickets):
+    """Wrong: the same overall rate for every length."""
+    rate = sum(done for _, done in tickets) / len(tickets) if tickets else 0
+    return {length: rate for length, _ in tickets}
+
+
+CHECKS += [
+    (ex.check_kruskal, solutions.kruskal, [kruskal_without_cycle_test]),
+    (ex.check_prim, solutions.prim, [prim_over_every_piece, prim_nearest_neighbour]),
+    (ex.check_odd_cities, solutions.odd_cities, [odd_cities_of_degree_one]),
+    (ex.check_euler_circuit, solutions.euler_circuit, [euler_walk_without_splicing]),
+    (ex.check_count_ways, solutions.count_ways, [count_ways_greedily]),
+    (ex.check_is_cut, solutions.is_cut, [is_cut_if_it_touches_a]),
+    (ex.check_path_counts, solutions.count_paths, [count_paths_ignoring_lengths]),
+    (ex.check_ticket_share, solutions.ticket_share, [share_all_or_nothing]),
+    (ex.check_wilson, solutions.wilson, [wilson_as_normal]),
+    (ex.check_completion_rates, solutions.completion_rates, [rates_overall]),
 ]
 IDS = [c[0].__name__ for c in CHECKS]
 
@@ -512,3 +669,25 @@ def test_plotting():
     fig = plot_steps(usa, steps, [0, 1, 99], ncols=2)
     assert sum(a.get_visible() for a in fig.axes) == 3
     plt.close("all")
+
+
+def test_tour_check_refuses_planning_one_leg_at_a_time():
+    # The case from issue 11: the first leg A-B must take the long way A-P-Q-B,
+    # because the short way through X uses X-B, and B-C can only go B-X-C.
+    routes = [("A", "X"), ("X", "B"), ("A", "P"), ("P", "Q"), ("Q", "B"), ("X", "C")]
+    assert tour(routes, ["A", "B", "C"]) is True
+    assert tour_legs_by_bfs(routes, ["A", "B", "C"]) is False
+    for wrong in (tour_legs_by_bfs, tour_legs_by_dfs, tour_legs_by_sorted_dfs):
+        result = ex.check_tour(wrong)
+        assert result.status == "wrong", wrong.__name__
+        assert "one leg at a time" in result.message
+
+
+def test_made_up_networks_never_hold_two_routes_of_a_double_route():
+    rng = __import__("random").Random(0)
+    for name in ("usa", "germany", "world"):
+        game_map = load_map(name)
+        for size in (5, 20, 40):
+            ids = ex.random_network(game_map, rng, size)
+            groups = [game_map.route_by_id[i].group for i in ids]
+            assert len(ids) == size and len(set(groups)) == size

@@ -37,9 +37,9 @@ def pairs(doc: dict[str, Any]) -> Counter[frozenset[str]]:
     return Counter(frozenset((r["a"], r["b"])) for r in doc["routes"])
 
 
-def crosses_antimeridian(lon_a: float, lon_b: float) -> bool:
-    """The shorter way between two longitudes crosses 180°."""
-    return abs(lon_a - lon_b) > 180
+def crosses_meridian(lon_a: float, lon_b: float, seam: float) -> bool:
+    """The shorter way between two longitudes crosses the meridian ``seam``."""
+    return abs((lon_a - seam) % 360 - (lon_b - seam) % 360) > 180
 
 
 # --------------------------------------------------------------------------------------
@@ -270,6 +270,19 @@ def test_germany_passengers() -> None:
     for pid in ("hamburg", "koeln", "frankfurt", "muenchen"):
         assert ids[pid]["passengers_at_setup"] == 4
     assert all(c["passengers_at_setup"] == 1 for c in doc["countries"])
+    assert ids["leipzig"]["passengers_at_setup"] == ids["stuttgart"]["passengers_at_setup"] == 3
+    ones = [c for c in doc["cities"] if c["kind"] == "city" and c["passengers_at_setup"] == 1]
+    assert len(ones) == 28
+    assert all("passengers_at_setup" not in c for c in doc["cities"] if c["kind"] != "city")
+
+
+def test_germany_passenger_colours_flagged_as_a_reading() -> None:
+    doc = load("germany")
+    colours = doc["components"]["passenger_colors"]
+    assert colours == ["red", "black", "green", "yellow", "blue", "white"]
+    assert doc["components"]["passengers"] % len(colours) == 0  # 10 of each
+    why = doc["stand_in"]["components.passenger_colors"]
+    assert "majority reading" in why and "purple instead of blue" in why
 
 
 def test_germany_country_spaces_are_dead_ends() -> None:
@@ -355,11 +368,33 @@ def test_world_pair_routes() -> None:
 
 def test_world_tickets() -> None:
     doc = load("world")
-    assert len(doc["tickets"]) == 57
+    assert len(doc["tickets"]) == 65  # one deck: 57 regular tickets and 8 tours
     assert {t["deck"] for t in doc["tickets"]} == {"regular"}
-    values = [t["points"] for t in doc["tickets"]]
+    regular = [t for t in doc["tickets"] if "tour_values" not in t]
+    assert len(regular) == 57 and all(len(t["cities"]) == 2 for t in regular)
+    values = [t["points"] for t in regular]
     assert (min(values), max(values)) == (5, 25)
     assert any("tour ticket" in n.lower() for n in doc["provenance"]["notes"])
+
+
+def test_world_tours() -> None:
+    """The 8 tours of tours.csv: cities in order, values, flagged as one secondary source."""
+    doc = load("world")
+    tours = {
+        tuple(t["cities"]): (t["points"], t["tour_values"], t["estimated"])
+        for t in doc["tickets"]
+        if "tour_values" in t
+    }
+    assert len(tours) == 8
+    points, values, flags = tours[("casablanca", "al-qahira", "tehran")]
+    assert points == 9 and values == {"in_order": 9, "any_order": 6, "penalty": 15}
+    assert "one secondary source" in flags["cities"] and set(flags) >= {"cities", "tour_values"}
+    seven = ("anchorage", "cambridge-bay", "reykjavik", "murmansk", "tiksi")
+    assert tours[seven][1] == {"in_order": 34, "any_order": 23, "penalty": 40}
+    for points, values, _ in tours.values():
+        assert points == values["in_order"] > values["any_order"]
+    ids = places(doc)
+    assert all(c in ids for cities in tours for c in cities)
 
 
 def test_world_ports() -> None:
@@ -382,6 +417,7 @@ def test_world_stand_in_coordinates_flagged() -> None:
     for pid in ("cambridge-bay", "tiksi", "antarctic-point"):
         assert set(ids[pid]["estimated"]) == {"lat", "lon"}, pid
     assert "GeoNames 15000+" in ids["tiksi"]["estimated"]["lat"]
+    assert "atlas" in ids["cambridge-bay"]["estimated"]["lon"]
     junction = ids["antarctic-point"]
     assert junction["kind"] == "junction"
     # on the ocean south of Cape Town and Perth, between them in longitude
@@ -392,21 +428,47 @@ def test_world_stand_in_coordinates_flagged() -> None:
 
 
 def test_world_wrapping_routes() -> None:
+    """Exactly the 10 tracks of wrap_routes.csv cross the board edge, which is not the
+    antimeridian: Anchorage and Honolulu sit at the right edge, the Americas at the left."""
     doc = load("world")
-    assert doc["projection"] == {"kind": "equirectangular", "wraps": True, "seam_lon": 180}
+    projection = doc["projection"]
+    assert projection["kind"] == "equirectangular" and projection["wraps"] is True
+    seam = projection["seam_lon"]
     ids = places(doc)
-    wrapping = set()
+    wrapping: Counter[frozenset[str]] = Counter()
     for r in doc["routes"]:
-        crosses = crosses_antimeridian(ids[r["a"]]["lon"], ids[r["b"]]["lon"])
+        crosses = crosses_meridian(ids[r["a"]]["lon"], ids[r["b"]]["lon"], seam)
         assert bool(r.get("wraps")) == crosses, r["id"]
         if crosses:
-            wrapping.add(frozenset((r["a"], r["b"])))
+            wrapping[frozenset((r["a"], r["b"]))] += 1
             assert r["estimated"]["wraps"].startswith("derived: "), r["id"]
         else:
             assert "wraps" not in r.get("estimated", {})
-    assert frozenset(("honolulu", "tokyo")) in wrapping
-    assert frozenset(("anchorage", "petropavlovsk")) in wrapping
-    assert frozenset(("honolulu", "los-angeles")) not in wrapping
+    assert wrapping == {
+        frozenset(("vancouver", "anchorage")): 1,
+        frozenset(("cambridge-bay", "anchorage")): 1,
+        frozenset(("vancouver", "tokyo")): 1,
+        frozenset(("los-angeles", "tokyo")): 2,
+        frozenset(("los-angeles", "honolulu")): 1,
+        frozenset(("lima", "honolulu")): 1,
+        frozenset(("lima", "sydney")): 2,
+        frozenset(("valparaiso", "christchurch")): 1,
+    }
+    for pair in (("anchorage", "tiksi"), ("anchorage", "petropavlovsk"), ("honolulu", "tokyo")):
+        assert frozenset(pair) not in wrapping
+    # Right edge: Anchorage and Honolulu are just west of the seam; left: the Americas east.
+    east_of_seam = {pid: (c["lon"] - seam) % 360 for pid, c in ids.items()}
+    assert east_of_seam["anchorage"] > 340 and east_of_seam["honolulu"] > 330
+    for pid in ("vancouver", "los-angeles", "lima", "valparaiso"):
+        assert east_of_seam[pid] < 70, pid
+
+
+def test_world_disputed_route_kept_and_flagged() -> None:
+    doc = load("world")
+    (route,) = [r for r in doc["routes"] if {r["a"], r["b"]} == {"buenos-aires", "valparaiso"}]
+    assert (route["kind"], route["length"], route["color"]) == ("ship", 3, "green")
+    assert any("Buenos Aires–Lima" in why for why in route["estimated"].values())
+    assert not [r for r in doc["routes"] if {r["a"], r["b"]} == {"buenos-aires", "lima"}]
 
 
 def test_world_components() -> None:

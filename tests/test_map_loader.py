@@ -87,6 +87,8 @@ def test_unknown_ticket_place(tmp_path, usa_data):
         load_map(_write(tmp_path, usa_data))
 
 
-def test_map_without_rules_is_not_playable_yet():
+def test_map_without_rules_is_not_playable_yet(tmp_path, usa_data):
+    usa_data["id"] = "unplayable"
+    usa_data["rules"] = "no-such-rules"
     with pytest.raises(UnknownVariantError, match="not implemented yet"):
-        new_game("germany", players=2, seed=1)
+        new_game(_write(tmp_path, usa_data), players=2, seed=1)

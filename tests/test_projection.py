@@ -3,9 +3,9 @@
 The maps are read straight from the JSON files into small stand-in objects, so these
 tests do not depend on the package's map loader.
 
-World board choice (documented): the board is cut at the antimeridian (``seam_lon`` 180),
-so the Americas' Pacific side and Hawaii sit at the left edge and East Asia / Oceania at
-the right edge: Honolulu and Anchorage near the left, Tokyo and Christchurch near the right.
+World board: the board is cut at 140° W (``seam_lon`` -140), in the north-east Pacific,
+as on the printed board: Vancouver, Los Angeles and the Americas sit at the left edge,
+Anchorage and Honolulu at the right edge beyond Tokyo and Christchurch.
 """
 
 from __future__ import annotations
@@ -239,7 +239,7 @@ def test_germany_directions() -> None:
     assert min(ys) == pytest.approx(M) and max(ys) == pytest.approx(1000 - M)
 
 
-def test_world_wrap_seam_at_antimeridian() -> None:
+def test_world_wrap_seam_in_the_north_east_pacific() -> None:
     m = stand_in("world")
     pos = board_positions(m, 2000, 1000, margin=M)
     frame = board_frame(m, 2000, 1000, margin=M)
@@ -247,12 +247,15 @@ def test_world_wrap_seam_at_antimeridian() -> None:
     x_of = {k: (v[0] - frame.left) / frame.width for k, v in pos.items()}
     # full seam-to-seam width: the frame spans 360° of longitude
     assert frame.width == pytest.approx(2 * math.pi * frame.scale)
-    assert x_of["tokyo"] > 0.85 and x_of["christchurch"] > 0.95
-    assert x_of["honolulu"] < 0.1 and x_of["anchorage"] < 0.1
+    assert x_of["anchorage"] > 0.95 and x_of["honolulu"] > 0.9
+    assert x_of["vancouver"] < 0.06 and x_of["los-angeles"] < 0.07
+    assert x_of["lima"] < 0.2 and x_of["valparaiso"] < 0.2
     assert x_of["los-angeles"] < x_of["new-york"] < x_of["hamburg"] < x_of["beijing"]
+    assert x_of["beijing"] < x_of["tokyo"] < x_of["christchurch"] < x_of["honolulu"]
     assert pos["murmansk"][1] < pos["cape-town"][1]
-    # lon 0 is the middle of the board
-    assert frame.place(0.0, 0.0)[0] == pytest.approx(frame.left + frame.width / 2)
+    # the seam meridian (140° W) is both edges
+    assert frame.place(0.0, -139.999)[0] == pytest.approx(frame.left, abs=0.1)
+    assert frame.place(0.0, -140.001)[0] == pytest.approx(frame.left + frame.width, abs=0.1)
 
 
 def test_wrap_uses_full_width_even_for_few_places() -> None:

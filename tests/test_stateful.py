@@ -9,6 +9,7 @@ Run the long profile (about 10^5 actions per map) outside CI with
 from __future__ import annotations
 
 import os
+from dataclasses import fields
 from typing import Any
 
 import pytest
@@ -28,7 +29,7 @@ from ttr_nb import (
     Pass,
     new_game,
 )
-from ttr_nb.actions import shape_problem
+from ttr_nb.actions import ACTION_TYPES, shape_problem
 from ttr_nb.rules import playable_maps
 
 # In CI a failure is reported with its seed rather than shrunk (shrinking a long
@@ -68,22 +69,45 @@ def card_names(game_map: Any) -> st.SearchStrategy[str]:
     return st.sampled_from([c.id for c in game_map.card_types]) | st.text(max_size=45)
 
 
+def variant_actions(game: Game, words: st.SearchStrategy[Any]) -> list[st.SearchStrategy[Any]]:
+    """Every registered action type beyond the base ones (a variant's harbors, exchanges,
+    supply choices, ...), its fields filled with map words, small numbers, payments or junk."""
+    pay = st.lists(st.tuples(card_names(game.map), small | junk), max_size=5)
+    value = words | small | st.integers(-5, 70) | pay | junk
+    return [
+        st.builds(cls, **{f.name: value for f in fields(cls)})
+        for name, cls in sorted(ACTION_TYPES.items())
+        if name not in BASE_ACTIONS
+    ]
+
+
 def candidate_actions(game: Game) -> st.SearchStrategy[Any]:
     """Actions that are often illegal and sometimes malformed."""
     routes = st.sampled_from([r.id for r in game.map.routes]) | st.integers() | junk
     pair = st.tuples(card_names(game.map), small | junk) | junk
     tickets = st.sampled_from([t.id for t in game.map.tickets]) | junk
+    places = [c.id for c in game.map.cities] + [c.id for c in game.map.countries]
+    colours = list(game.map.components.get("passenger_colors") or ["red", "blue"])
+    pickup = st.tuples(st.sampled_from(places) | junk, st.sampled_from(colours) | junk) | junk
+    words = st.sampled_from(
+        ["train", "ship", "box"] + [c.id for c in game.map.cities] + list(game.rules.deck_names)
+    )
     return st.one_of(
-        st.builds(DrawFaceUp, small | junk),
+        st.builds(DrawFaceUp, small | junk, words | junk),
         st.builds(DrawBlind, st.sampled_from(["train", "ship"]) | junk),
         st.builds(ClaimRoute, routes, st.lists(pair, max_size=6) | junk),
+        st.builds(
+            ClaimRoute, routes, st.lists(pair, max_size=6), st.lists(pickup, max_size=3) | junk
+        ),
         st.builds(DrawTickets, st.integers(0, 4) | junk),
         st.builds(KeepTickets, st.lists(tickets, max_size=5) | junk),
         st.just(Pass()),
+        *variant_actions(game, words),
         junk,
     )
 
 
+BASE_ACTIONS = {"DrawFaceUp", "DrawBlind", "ClaimRoute", "DrawTickets", "KeepTickets", "Pass"}
 STATS = {"accepted": 0, "refused": 0, "saves": 0}  # read by tools/fuzz_profile.py
 
 

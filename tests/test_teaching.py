@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
-import re
 from contextlib import redirect_stdout
 from pathlib import Path
 
@@ -387,72 +385,7 @@ def test_quiz_check_prints_right_wrong_and_explanation():
         quiz.get("atlantis")
 
 
-# -------------------------------------------------------------- notebooks
-def notebook(name: str) -> dict:
-    return json.loads((NOTEBOOKS / name).read_text(encoding="utf-8"))
-
-
-def sources(nb: dict, kind: str | None = None) -> list[str]:
-    return ["".join(c["source"]) for c in nb["cells"] if kind is None or c["cell_type"] == kind]
-
-
-@pytest.mark.parametrize("name", ["index.ipynb", "rules_usa.ipynb"])
-def test_notebooks_are_stored_clean(name):
-    nb = notebook(name)
-    for cell in nb["cells"]:
-        if cell["cell_type"] == "code":
-            assert cell["outputs"] == [] and cell["execution_count"] is None
-    text = "\n".join(sources(nb))
-    assert not re.search(r"/(work|tmp|home|root)/", text)
-
-
-def test_index_lists_every_lesson_in_order():
-    text = "\n".join(sources(notebook("index.ipynb"), "markdown"))
-    order = [
-        "rules_usa.ipynb",
-        "graphs_1_board.ipynb",
-        "graphs_2_connectivity.ipynb",
-        "graphs_3_planning.ipynb",
-        "graphs_4_longest_trail.ipynb",
-        "graphs_5_steiner.ipynb",
-        "graphs_6_tours.ipynb",
-        "app.ipynb",
-    ]
-    positions = [text.find(f"]({name})") for name in order]
-    assert -1 not in positions and positions == sorted(positions)
-
-
-def test_rules_notebook_shows_every_rule_on_a_board_and_hides_the_quiz_answers():
-    nb = notebook("rules_usa.ipynb")
-    headings = [line for s in sources(nb, "markdown") for line in s.splitlines()]
-    sections = [h for h in headings if h.startswith("## ")]
-    for topic in [
-        "Setting up",
-        "Drawing two cards",
-        "Locomotives",
-        "Three locomotives",
-        "Claiming",
-        "Double routes",
-        "tickets",
-        "last round",
-        "Final scoring",
-        "longest continuous path",
-        "tied",
-        "House rules",
-        "Quiz",
-    ]:
-        assert any(topic.lower() in s.lower() for s in sections), topic
-    code = sources(nb, "code")
-    assert sum("sc.board(" in c for c in code) >= 11
-    assert sum("Try it" in s for s in sources(nb, "markdown")) >= 10
-    checks = [c for c in code if "quiz.check(" in c]
-    assert len(checks) == len(quiz.USA)
-    assert all('"?"' in c for c in checks)  # no answer filled in
-    joined = "\n".join(sources(nb))
-    for question in quiz.USA.questions:
-        assert question.explanation not in joined
-
-
+# ----------------------------------------------------------------- binder
 def test_binder_installs_the_project_with_its_notebook_stack():
     requirements = (ROOT / "binder" / "requirements.txt").read_text(encoding="utf-8")
     lines = [line.strip() for line in requirements.splitlines()]

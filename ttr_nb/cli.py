@@ -1,4 +1,4 @@
-"""Command line: ``ttr-nb play``, ``ttr-nb simulate``, ``ttr-nb bench``."""
+"""Command line: ``ttr-nb play``, ``simulate``, ``tournament``, ``bench``."""
 
 from __future__ import annotations
 
@@ -80,25 +80,86 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from .tournament import run_tournament
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    try:
+        result = run_tournament(
+            bots,
+            args.map,
+            args.games,
+            players=args.players,
+            seed=args.seed,
+            workers=args.workers,
+            progress=not args.quiet,
+        )
+    except ValueError as exc:
+        raise SystemExit(f"ttr-nb tournament: {exc}") from None
+    print(result.to_text())
+    print(f"\n{result.seconds:.1f} s, {result.games / max(result.seconds, 1e-9):.1f} games/s")
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")  # no display needed
+        result.plot().savefig(args.plot, dpi=120, bbox_inches="tight")
+        print(f"plot written to {args.plot}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            out.write(result.to_json())
+        print(f"every game written to {args.json}")
+    return 0
+
+
+PER_ACTION_GOAL = 2.0  # a variant's cost per action, at most this many times USA's
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from .algorithms import longest_trail_length
-    from .bots import RandomBot
+    from .bots import GreedyBot, RandomBot
+    from .rules import playable_maps
 
-    print(f"Random-bot games, {args.map}, full rules (one core):")
+    maps = playable_maps() if args.map == "all" else [args.map]
     networks = []
-    for players in (2, 4):
-        count = args.games
+    per_action: dict[str, float] = {}  # seconds per action, random 2-player games
+    for map_name in maps:
+        print(f"Random-bot games, {map_name}, full rules (one core):")
+        for players in (2, 4):
+            count = args.games
+            actions = 0
+            start = time.perf_counter()
+            for g in range(count):
+                game = play_out(
+                    new_game(map_name, players=players, seed=g),
+                    [RandomBot(g * 10 + i) for i in range(players)],
+                )
+                actions += len(game.history)
+                for p in game.state.players:
+                    routes = [game.map.route_by_id[r] for r in p.routes]
+                    networks.append([(r.a, r.b, r.length) for r in routes])
+            elapsed = time.perf_counter() - start
+            if players == 2:
+                per_action[map_name] = elapsed / actions
+            print(
+                f"  {players} players: {count / elapsed:8.1f} games/s ({count} games, "
+                f"{actions / count:.0f} actions per game, {1e3 * elapsed / actions:.3f} ms per "
+                "action)"
+            )
+        count = max(1, args.games // 10)
         start = time.perf_counter()
         for g in range(count):
-            game = play_out(
-                new_game(args.map, players=players, seed=g),
-                [RandomBot(g * 10 + i) for i in range(players)],
+            play_out(
+                new_game(map_name, players=4, seed=g), [GreedyBot(g * 10 + i) for i in range(4)]
             )
-            for p in game.state.players:
-                routes = [game.map.route_by_id[r] for r in p.routes]
-                networks.append([(r.a, r.b, r.length) for r in routes])
         elapsed = time.perf_counter() - start
-        print(f"  {players} players: {count / elapsed:8.1f} games/s ({count} games)")
+        print(f"  greedy bots, 4 players: {count / elapsed:8.1f} games/s ({count} games)")
+    if "usa" in per_action and len(per_action) > 1:
+        print("Cost per action against USA (random 2-player games):")
+        for map_name, cost in per_action.items():
+            if map_name != "usa":
+                ratio = cost / per_action["usa"]
+                verdict = "within" if ratio <= PER_ACTION_GOAL else "OVER"
+                print(f"  {map_name}: {ratio:.2f}× USA ({verdict} the {PER_ACTION_GOAL:g}× goal)")
     times = []
     for routes in networks:
         reps = 20
@@ -133,9 +194,27 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(func=cmd_simulate)
+    tour = sub.add_parser(
+        "tournament",
+        help="bots play many games, seats rotated, in parallel; table and plot",
+        description="Bots play many games with rotating seats, over several processes. "
+        "Prints wins and mean scores with 95%% intervals, per bot and per seat.",
+    )
+    tour.add_argument("--bots", default="greedy,random", help="one bot per seat: greedy,random")
+    tour.add_argument("--map", default="usa", help="map name or map file (default usa)")
+    tour.add_argument("--games", type=int, default=100)
+    tour.add_argument(
+        "--players", type=int, choices=range(2, 6), help="seats, when --bots names one bot"
+    )
+    tour.add_argument("--seed", type=int, default=0, help="game g uses seed SEED + g")
+    tour.add_argument("--workers", type=int, help="processes (default: one per core; 1: none)")
+    tour.add_argument("--plot", metavar="FILE", help="save the plot (PNG, SVG or PDF)")
+    tour.add_argument("--json", metavar="FILE", help="save every game's record as JSON")
+    tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    tour.set_defaults(func=cmd_tournament)
     bench = sub.add_parser("bench", help="speed figures: games per second, longest trail")
-    bench.add_argument("--map", default="usa")
-    bench.add_argument("--games", type=int, default=300)
+    bench.add_argument("--map", default="all", help="a map name, or all (every playable map)")
+    bench.add_argument("--games", type=int, default=100, help="random games per player count")
     bench.set_defaults(func=cmd_bench)
     return parser
 

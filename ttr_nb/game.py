@@ -164,9 +164,14 @@ class Game:
         return [(t, self.rules.ticket_done(self.state, p, t)) for t in p.tickets]
 
     def observation(self, player: int) -> dict[str, Any]:
-        """What ``player`` may see: their own hand and tickets, only counts of others'."""
+        """What ``player`` may see: their own hand and tickets, only counts of others'.
+
+        Draw piles are shown as sizes; a variant hides its own secrets (a second deck,
+        choices not yet revealed) through :meth:`Rules.public_extras`.
+        """
         state = self.state
         me = state.players[player]
+        rules = self.rules
         return {
             "map": state.map,
             "you": player,
@@ -177,13 +182,15 @@ class Game:
             "face_up": list(state.face_up),
             "deck_size": len(state.deck),
             "discard_size": len(state.discard),
+            "deck_sizes": {d: len(rules.piles(state, d)[0]) for d in rules.deck_names},
+            "discard_sizes": {d: len(rules.piles(state, d)[1]) for d in rules.deck_names},
             "ticket_deck_sizes": {k: len(v) for k, v in state.ticket_decks.items()},
             "owner": {str(k): v for k, v in sorted(state.owner.items())},
             "final_turns_left": state.final_turns_left,
             "hand": dict(me.hand),
             "tickets": list(me.tickets),
             "offer": list(me.offer),
-            "extras": state.extras,
+            "extras": rules.public_extras(state, player),
             "players": [
                 {
                     "name": p.name,

@@ -329,8 +329,8 @@ def board_positions(
     Positions are the projected coordinates (:func:`project`) fitted by one uniform scale
     into the box inside the margins and centred there (:func:`board_frame`), so distances
     keep their ratios. For a wrapping map the x range is the full seam-to-seam width: on the
-    World map (seam at 180°) Honolulu and Anchorage sit near the left edge, Tokyo and
-    Christchurch near the right edge.
+    World map (seam at 140° W) Vancouver and Los Angeles sit near the left edge, Anchorage
+    and Honolulu near the right edge.
 
     Examples
     --------

@@ -20,24 +20,60 @@ Tours (`tours`)
     `tour_in_order`, `tour_trail` and `tour_connected`: whether a player's
     routes let them travel a tour ticket's cities in the listed order (a
     trail), or only connect them.
+Spanning trees (`spanning`)
+    `kruskal_steps`, `prim_steps` and `minimum_spanning_routes`: minimum
+    spanning trees, one decision at a time.
+Euler trails (`euler`)
+    `euler_trail`, `hierholzer_steps`, `has_euler_trail` and `odd_places`:
+    one trail through every route, when there is one.
+Blocking (`blocking`)
+    `ticket_cut`: the fewest claims that stop a ticket, by max-flow/min-cut.
+Centrality (`centrality`)
+    `ticket_betweenness` and `ticket_route_betweenness`: how much of the
+    tickets' shortest paths pass through a place or a route.
 """
 
+from .blocking import TicketCut, ticket_cut
+from .centrality import ticket_betweenness, ticket_route_betweenness
 from .connectivity import connected_places, route_graph, ticket_completed
+from .euler import (
+    HierholzerStep,
+    NotEulerianError,
+    euler_trail,
+    has_euler_trail,
+    hierholzer_steps,
+    odd_places,
+)
 from .longest_trail import NegativeRouteLengthError, longest_trail, longest_trail_length
 from .shortest_paths import TicketPlan, TicketUnreachableError, plan_ticket, spaces_to_connect
+from .spanning import SpanningStep, kruskal_steps, minimum_spanning_routes, prim_steps
 from .tours import tour_connected, tour_in_order, tour_trail
 
 __all__ = [
+    "HierholzerStep",
     "NegativeRouteLengthError",
+    "NotEulerianError",
+    "SpanningStep",
+    "TicketCut",
     "TicketPlan",
     "TicketUnreachableError",
     "connected_places",
+    "euler_trail",
+    "has_euler_trail",
+    "hierholzer_steps",
+    "kruskal_steps",
     "longest_trail",
     "longest_trail_length",
+    "minimum_spanning_routes",
+    "odd_places",
     "plan_ticket",
+    "prim_steps",
     "route_graph",
     "spaces_to_connect",
+    "ticket_betweenness",
     "ticket_completed",
+    "ticket_cut",
+    "ticket_route_betweenness",
     "tour_connected",
     "tour_in_order",
     "tour_trail",

@@ -43,7 +43,8 @@ def longest_trail_length(routes: Iterable[tuple]) -> int:
     routes : iterable of tuple
         Tuples ``(city_a, city_b, length)``, one for each claimed route.
         Parallel routes between the same two cities are separate routes, and
-        a trail may use both.
+        a trail may use both (in the game one player never owns two routes
+        between the same cities, but the function accepts any multigraph).
 
     Returns
     -------

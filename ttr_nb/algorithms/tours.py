@@ -108,8 +108,9 @@ def tour_in_order(routes: Iterable[Sequence], cities: Sequence[Hashable]) -> boo
     ----------
     routes : iterable of tuple
         The player's claimed routes ``(place_a, place_b, ...)``; only the first
-        two items are read.  Parallel routes (a double route claimed twice)
-        are separate routes and may both be used.
+        two items are read.  Parallel routes are separate routes and may both
+        be used (in the game one player never owns two routes between the
+        same cities, but the function accepts any multigraph).
     cities : sequence of hashable
         The tour's cities in the order they must be visited (at least two).
 
@@ -165,9 +166,10 @@ def tour_in_order(routes: Iterable[Sequence], cities: Sequence[Hashable]) -> boo
     >>> tour_in_order(line, ["A", "C", "B"])
     False
 
-    Claiming both tracks of a double route makes the way back possible:
+    A second way between C and B (here through D) makes the way back
+    possible:
 
-    >>> tour_in_order(line + [("B", "C")], ["A", "C", "B"])
+    >>> tour_in_order(line + [("C", "D"), ("D", "B")], ["A", "C", "B"])
     True
     """
     return tour_trail(routes, cities) is not None

@@ -7,8 +7,10 @@ from functools import cache
 from ..errors import UnknownVariantError
 from ..maps import Map
 from .base import Rules
+from .germany import GermanyRules
+from .world import WorldRules
 
-VARIANTS: dict[str, type[Rules]] = {"usa": Rules}
+VARIANTS: dict[str, type[Rules]] = {"usa": Rules, "germany": GermanyRules, "world": WorldRules}
 
 
 @cache

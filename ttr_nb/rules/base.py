@@ -2,10 +2,10 @@
 
 The base class plays the original USA rulebook. A variant changes class
 attributes (hand size, ticket draws, end trigger, ...) and overrides the hook
-methods it needs (``payment_problem``, ``on_claim``, ``extra_actions``,
-``score_components``, ``tiebreaks``, ...). Every rule check returns the
-broken rule as a sentence, so the game can refuse an action without touching
-its state.
+methods it needs (``payment_problem``, ``on_claim``, ``pickup_options``,
+``extra_actions``, ``score_components``, ``tiebreaks``, ...). Every rule check
+returns the broken rule as a sentence, so the game can refuse an action without
+touching its state.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from ..actions import (
     KeepTickets,
     Pass,
     Payment,
+    Pickups,
     describe_cards,
     shape_problem,
     short,
@@ -66,6 +67,7 @@ class Rules:
     closed_parallel_max_players = 3  # with this many players or fewer, a double route closes
     ticket_deck = "regular"  # the deck tickets are dealt from
     max_players = 5
+    deck_names: tuple[str, ...] = ("train",)  # travel-card decks (World: train and ship)
 
     @classmethod
     def map_problems(cls, game_map: Map) -> list[tuple[str, str]]:
@@ -167,18 +169,32 @@ class Rules:
         return taken
 
     # ------------------------------------------------------------- card flow
-    def draw_card(self, state: GameState, rng: random.Random) -> str | None:
-        """Top card of the deck, reshuffling the discards in when it runs out."""
-        if not state.deck and state.discard:
-            state.deck, state.discard = state.discard, []
-            rng.shuffle(state.deck)
-        return state.deck.pop() if state.deck else None
+    def piles(self, state: GameState, deck: str = "train") -> tuple[list[str], list[str]]:
+        """The draw pile and the discard pile of a travel-card deck (one of ``deck_names``).
 
-    def refill_face_up(self, state: GameState, rng: random.Random) -> None:
-        """Fill empty face-up slots, then apply the three-locomotive reset (bounded)."""
+        Variant hook: a map with a second deck keeps its piles in ``state.extras``.
+        """
+        return state.deck, state.discard
+
+    def discard_cards(self, state: GameState, cards: Payment) -> None:
+        """Put spent cards on the discard pile of their own deck."""
+        for cid, n in cards:
+            self.piles(state, self.cards[cid].deck)[1].extend([cid] * n)
+
+    def draw_card(self, state: GameState, rng: random.Random, deck: str = "train") -> str | None:
+        """Top card of a deck, reshuffling its own discards in when it runs out."""
+        pile, discard = self.piles(state, deck)
+        if not pile and discard:
+            pile.extend(discard)
+            discard.clear()
+            rng.shuffle(pile)
+        return pile.pop() if pile else None
+
+    def refill_face_up(self, state: GameState, rng: random.Random, deck: str = "train") -> None:
+        """Fill empty face-up slots (from ``deck``), then the three-locomotive reset (bounded)."""
         for i, card in enumerate(state.face_up):
             if card is None:
-                state.face_up[i] = self.draw_card(state, rng)
+                state.face_up[i] = self.draw_card(state, rng, deck)
         for _ in range(self.max_face_up_resets):
             if self.face_up_wilds(state) < self.face_up_wild_limit:
                 return
@@ -191,12 +207,47 @@ class Rules:
         return sum(1 for c in state.face_up if c is not None and self.cards[c].wild)
 
     def can_draw_blind(self, state: GameState, deck: str = "train") -> bool:
-        return bool(state.deck or state.discard)
+        pile, discard = self.piles(state, deck)
+        return bool(pile or discard)
 
     def can_draw_second(self, state: GameState) -> bool:
         if any(c is not None and not self.cards[c].wild for c in state.face_up):
             return True
-        return self.can_draw_blind(state)
+        return any(self.can_draw_blind(state, deck) for deck in self.deck_names)
+
+    def refill_choices(self, state: GameState) -> tuple[str, ...]:
+        """Decks a player may choose to replace a face-up card they take.
+
+        Only decks with cards left (or discards to reshuffle); with none left, the
+        first deck (the slot stays empty). One deck: always just that deck.
+        """
+        if len(self.deck_names) == 1:
+            return self.deck_names
+        usable = tuple(d for d in self.deck_names if self.can_draw_blind(state, d))
+        return usable or self.deck_names[:1]
+
+    def claim_reach(self, hand: dict[str, int]) -> int:
+        """The longest route this hand could possibly pay for (a cheap bound, not exact)."""
+        most_of_one = max((hand[c.id] for c in self.colour_cards), default=0)
+        return most_of_one + sum(hand[w] for w in self.wild_ids)
+
+    def conserved_counts(self, state: GameState) -> dict[str, int]:
+        """Totals that never change during a game (the tests check it): each player's
+        pieces of each kind, in their supply or on the board. Variants add their own
+        (a second deck's cards, pieces set aside, harbors, passengers, ...)."""
+        out = {}
+        for seat, player in enumerate(state.players):
+            on_board: dict[str, int] = {}
+            for rid in player.routes:
+                route = self.map.route_by_id[rid]
+                on_board[route.kind] = on_board.get(route.kind, 0) + route.length
+            for kind, n in player.pieces.items():
+                out[f"seat {seat + 1} {kind} pieces"] = n + on_board.get(kind, 0)
+        return out
+
+    def public_extras(self, state: GameState, viewer: int) -> dict[str, Any]:
+        """Variant board state ``viewer`` may see (hides draw piles and secret choices)."""
+        return state.extras
 
     # ------------------------------------------------------------ claiming
     def card_fits(self, card: CardType, route: Route) -> bool:
@@ -320,6 +371,32 @@ class Rules:
     def on_claim(self, game: Game, player_index: int, route: Route) -> None:
         """Variant hook run after a route is claimed and paid for."""
 
+    # Choices made with a claim (Germany: which passenger to take). The base game has none.
+    def pickup_options(self, state: GameState, route: Route) -> tuple[Pickups, ...]:
+        """Variant hook: every ``pickups`` value a claim of ``route`` may carry now.
+
+        :data:`NO_PICKUPS` (only the empty choice) when there is nothing to choose;
+        ``legal_actions`` lists one claim per payment and option.
+        """
+        return NO_PICKUPS
+
+    def pickup_problem(self, state: GameState, route: Route, pickups: Pickups) -> str | None:
+        """Variant hook: why a claim of ``route`` may not carry ``pickups``, or None."""
+        if pickups:
+            return "nothing is picked up when claiming a route in this game"
+        return None
+
+    def take_pickups(self, game: Game, player_index: int, route: Route, pickups: Pickups) -> None:
+        """Variant hook run when a claim is carried out, before :meth:`on_claim`."""
+
+    def pickup_text(self, state: GameState, route: Route | None, pickups: Pickups) -> str:
+        """Variant hook: words added to a claim's description (``, taking ...``)."""
+        if not pickups:
+            return ""
+        return ", taking " + ", ".join(
+            f"{short(choice)} at {short(place)}" for place, choice in pickups
+        )
+
     # -------------------------------------------------------------- actions
     def legal_actions(self, game: Game) -> list[Any]:
         state = game.state
@@ -334,11 +411,16 @@ class Rules:
         actions.extend(self.ticket_draws(state))
         hand = player.hand
         # Cheap affordability bound first: most routes are out of reach most turns.
-        most_of_one = max((hand[c.id] for c in self.colour_cards), default=0)
-        wild_cards = sum(hand[w] for w in self.wild_ids)
-        for route in self.claimable_routes(state, state.current, most_of_one + wild_cards):
-            claim = ClaimRoute.trusted
-            actions.extend(claim(route.id, pay) for pay in self.payments(hand, route))
+        claim = ClaimRoute.trusted
+        for route in self.claimable_routes(state, state.current, self.claim_reach(hand)):
+            pays = self.payments(hand, route)
+            if not pays:
+                continue
+            options = self.pickup_options(state, route)
+            if options is NO_PICKUPS:
+                actions.extend(claim(route.id, pay) for pay in pays)
+            else:
+                actions.extend(claim(route.id, pay, pick) for pay in pays for pick in options)
         actions.extend(self.extra_actions(game))
         return actions or [Pass()]
 
@@ -355,13 +437,14 @@ class Rules:
         return min(rule, len(player.offer))
 
     def card_draws(self, state: GameState, second: bool) -> list[Any]:
+        refills = self.refill_choices(state)
         draws: list[Any] = [
-            DrawFaceUp(i)
+            DrawFaceUp(i, refill)
             for i, card in enumerate(state.face_up)
             if card is not None and not (second and self.cards[card].wild)
+            for refill in refills
         ]
-        if self.can_draw_blind(state):
-            draws.append(DrawBlind())
+        draws.extend(DrawBlind(d) for d in self.deck_names if self.can_draw_blind(state, d))
         return draws
 
     def ticket_draws(self, state: GameState) -> list[Any]:
@@ -388,18 +471,24 @@ class Rules:
             if not isinstance(action, DrawFaceUp | DrawBlind):
                 return "after taking one card they must take a second card"
             if isinstance(action, DrawFaceUp):
-                return self.face_up_problem(state, action.slot, second=True)
+                return self.face_up_problem(state, action.slot, second=True) or self.refill_problem(
+                    state, action.refill
+                )
             return self.blind_problem(state, action)
         if isinstance(action, DrawFaceUp):
-            return self.face_up_problem(state, action.slot, second=False)
+            return self.face_up_problem(state, action.slot, second=False) or self.refill_problem(
+                state, action.refill
+            )
         if isinstance(action, DrawBlind):
             return self.blind_problem(state, action)
         if isinstance(action, ClaimRoute):
             route = self.map.route_by_id.get(action.route)
             if route is None:
                 return f"there is no route {action.route} on this map"
-            return self.route_problem(state, state.current, route) or self.payment_problem(
-                player, route, action.cards
+            return (
+                self.route_problem(state, state.current, route)
+                or self.payment_problem(player, route, action.cards)
+                or self.pickup_problem(state, route, action.pickups)
             )
         if isinstance(action, DrawTickets):
             return self.ticket_draw_problem(state, action)
@@ -436,15 +525,28 @@ class Rules:
         if state.face_up[slot] is None:
             return f"face-up slot {slot + 1} is empty (the deck and the discards ran out)"
         if second and self.cards[state.face_up[slot]].wild:
-            name = self.cards[state.face_up[slot]].id
+            name = self.card_name(state.face_up[slot])
             return f"a face-up {name} cannot be taken as the second card"
         return None
 
+    def refill_problem(self, state: GameState, deck: str) -> str | None:
+        """Why the taken face-up card may not be replaced from ``deck``, or None."""
+        if deck not in self.deck_names:
+            return f"there is no {short(deck)} deck in this game"
+        if deck not in self.refill_choices(state):
+            return (
+                f"the {deck} deck and its discard pile are empty: the card taken must be "
+                f"replaced from the {' or '.join(self.refill_choices(state))} deck"
+            )
+        return None
+
     def blind_problem(self, state: GameState, action: DrawBlind) -> str | None:
-        if action.deck != "train":
+        if action.deck not in self.deck_names:
             return f"there is no {short(action.deck)} deck in this game"
-        if not self.can_draw_blind(state):
-            return "the deck and the discard pile are both empty"
+        if not self.can_draw_blind(state, action.deck):
+            if len(self.deck_names) == 1:
+                return "the deck and the discard pile are both empty"
+            return f"the {action.deck} deck and its discard pile are both empty"
         return None
 
     def ticket_draw_problem(self, state: GameState, action: DrawTickets) -> str | None:
@@ -467,10 +569,10 @@ class Rules:
             if isinstance(action, DrawFaceUp):
                 card = state.face_up[action.slot]
                 state.face_up[action.slot] = None
-                self.refill_face_up(state, rng)
+                self.refill_face_up(state, rng, action.refill)
                 took_wild = self.cards[card].wild
             else:
-                card = self.draw_card(state, rng)
+                card = self.draw_card(state, rng, action.deck)
                 took_wild = False  # a blind locomotive counts as one ordinary card
             player.hand[card] += 1
             if first and not took_wild and self.can_draw_second(state):
@@ -482,7 +584,7 @@ class Rules:
             route = self.map.route_by_id[action.route]
             for cid, n in action.cards:
                 player.hand[cid] -= n
-                state.discard.extend([cid] * n)
+            self.discard_cards(state, action.cards)
             state.owner[route.id] = state.current
             player.routes.append(route.id)
             player.pieces[route.kind] -= route.length
@@ -490,6 +592,7 @@ class Rules:
             if None in state.face_up:
                 # Slots left empty when every card was out of play fill again now.
                 self.refill_face_up(state, game.rng)
+            self.take_pickups(game, state.current, route, action.pickups)
             self.on_claim(game, state.current, route)
             self.end_turn(game)
             return
@@ -630,22 +733,31 @@ class Rules:
         Blind draws and kept tickets are described without revealing cards.
         """
         state = game.state
+        several = len(self.deck_names) > 1
         if shape_problem(action) is not None:
-            words = _ACTION_WORDS.get(type(action).__name__, ("play", "an unknown action"))
+            words = _ACTION_WORDS.get(type(action).__name__) or getattr(
+                type(action), "malformed_words", ("play", "an unknown action")
+            )
         elif isinstance(action, DrawFaceUp):
             slot = action.slot
             card = state.face_up[slot] if 0 <= slot < len(state.face_up) else None
             words = (
                 "take",
-                f"the face-up {card}" if card else f"face-up card {short(slot + 1)}",
+                f"the face-up {self.card_name(card)}"
+                if card
+                else f"face-up card {short(slot + 1)}",
             )
+            if several:
+                words = (words[0], f"{words[1]}, refilling from the {action.refill} deck")
         elif isinstance(action, DrawBlind):
-            deck = "the deck" if action.deck == "train" else f"the {action.deck} deck"
+            plain = action.deck == "train" and not several
+            deck = "the deck" if plain else f"the {action.deck} deck"
             words = ("draw", f"a card from {deck}")
         elif isinstance(action, ClaimRoute):
             route = self.map.route_by_id.get(action.route)
             label = self.map.route_label(route) if route else f"route {action.route}"
-            words = ("claim", f"{label} with {self.payment_text(action.cards)}")
+            picks = self.pickup_text(state, route, action.pickups)
+            words = ("claim", f"{label} with {self.payment_text(action.cards)}{picks}")
         elif isinstance(action, DrawTickets):
             words = ("draw", "tickets" + (f" ({action.long} long)" if action.long else ""))
         elif isinstance(action, KeepTickets):
@@ -670,6 +782,10 @@ class Rules:
         ordered = sorted(known, key=lambda pair: (self.cards[pair[0]].wild, pair[0]))
         return " + ".join(self.count_text(cid, n) for cid, n in ordered)
 
+    def card_name(self, card_id: str) -> str:
+        """What a player calls one card of this kind (``red``, ``locomotive``)."""
+        return card_id
+
     def count_text(self, card_id: str, n: int) -> str:
         """``1 red card``, ``3 red cards``, ``2 locomotives``: a number of one kind of card."""
         card = self.cards[card_id]
@@ -680,6 +796,9 @@ class Rules:
         """Variant hook: (verb, rest) words for a variant-only action."""
         return ("do", str(action))
 
+
+NO_PICKUPS: tuple[Pickups, ...] = ((),)
+"""The pickup options of a claim with nothing to choose."""
 
 # How a malformed action is named in its refusal (its own fields cannot be trusted).
 _ACTION_WORDS = {

@@ -13,6 +13,10 @@ and returns a :class:`CheckResult` that prints as one short report:
 
 A check never raises because of your function, so a notebook always runs to
 the end.
+
+The checks of lessons 1 to 3 live here; those of lessons 4 to 6
+(:mod:`.exercises_trails`) and 7 to 11 (:mod:`.exercises_networks`) are
+imported here too, so every lesson calls ``exercises.check_...``.
 """
 
 from __future__ import annotations
@@ -20,20 +24,50 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
-from dataclasses import dataclass
-from functools import cache
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 import networkx as nx
 
 from ..algorithms.connectivity import ticket_completed
-from ..algorithms.longest_trail import longest_trail_length
-from ..algorithms.tours import tour_in_order
-from ..maps import Map, load_map
+from ..maps import Map
+from .checking import (
+    MAPS,
+    CheckResult,
+    _call,
+    _map,
+    _names,
+    _run,
+    _Wrong,
+    random_network,
+    simple_board_graph,
+)
+from .exercises_networks import (
+    check_completion_rates,
+    check_count_ways,
+    check_euler_circuit,
+    check_is_cut,
+    check_kruskal,
+    check_odd_cities,
+    check_path_counts,
+    check_prim,
+    check_ticket_share,
+    check_wilson,
+)
+from .exercises_trails import check_longest_trail, check_steiner, check_tour
 
 __all__ = [
     "CheckResult",
+    "check_completion_rates",
+    "check_count_ways",
+    "check_euler_circuit",
+    "check_is_cut",
+    "check_kruskal",
+    "check_odd_cities",
+    "check_path_counts",
+    "check_prim",
+    "check_ticket_share",
+    "check_wilson",
     "check_bfs",
     "check_board_graph",
     "check_components",
@@ -47,139 +81,6 @@ __all__ = [
     "random_network",
     "simple_board_graph",
 ]
-
-MAPS = ("usa", "germany", "world")
-
-
-@dataclass(frozen=True)
-class CheckResult:
-    """What a check found.  Prints as its message; true only when correct.
-
-    Attributes
-    ----------
-    status : str
-        ``"correct"``, ``"not yet"`` (still a stub) or ``"wrong"``.
-    message : str
-        The report, starting with ✔, … or ✘.
-    cases : int
-        How many cases agreed before the check stopped.
-    """
-
-    status: str
-    message: str
-    cases: int = 0
-
-    @property
-    def passed(self) -> bool:
-        return self.status == "correct"
-
-    def __bool__(self) -> bool:
-        return self.passed
-
-    def __repr__(self) -> str:
-        return self.message
-
-    __str__ = __repr__
-
-
-class _NotYet(Exception):
-    pass
-
-
-class _Wrong(Exception):
-    pass
-
-
-NOT_YET = (
-    "… Not yet: {name} still returns NotImplemented (or raises NotImplementedError). "
-    "Write it, run its cell again, then run this check."
-)
-
-
-def _run(check: Callable[[Callable], int], fn: Callable, what: str) -> CheckResult:
-    """Run a checking routine and turn what happened into a CheckResult."""
-    name = getattr(fn, "__name__", "your function")
-    if not callable(fn):
-        return CheckResult("wrong", f"✘ Not quite: expected a function, got {fn!r}.")
-    try:
-        cases = check(fn)
-    except _NotYet:
-        return CheckResult("not yet", NOT_YET.format(name=f"{name}()"))
-    except _Wrong as wrong:
-        return CheckResult("wrong", f"✘ Not quite: {wrong}")
-    except Exception as exc:  # e.g. iterating over a broken answer
-        return CheckResult(
-            "wrong", f"✘ Not quite: using your answer raised {type(exc).__name__}: {exc}"
-        )
-    return CheckResult("correct", f"✔ Correct: {name}() {what} ({cases} cases).", cases)
-
-
-def _call(fn: Callable, *args: Any, case: str) -> Any:
-    """Call the learner's function; a stub raises _NotYet, an error becomes _Wrong."""
-    try:
-        value = fn(*args)
-    except NotImplementedError:
-        raise _NotYet from None
-    except Exception as exc:  # report anything the learner's code raises
-        raise _Wrong(f"{case}: your function raised {type(exc).__name__}: {exc}") from None
-    if value is NotImplemented:
-        raise _NotYet
-    return value
-
-
-def _names(game_map: Map | None, places: Iterable[Hashable], limit: int = 6) -> str:
-    items = [game_map.place_name(p) if game_map else str(p) for p in places]
-    items.sort()
-    more = len(items) - limit
-    shown = ", ".join(items[:limit])
-    return shown + (f" and {more} more" if more > 0 else "")
-
-
-# ------------------------------------------------------------------ boards
-def simple_board_graph(
-    game_map: Map, routes: Iterable[int] | None = None, *, owned: Iterable[int] = ()
-) -> nx.Graph:
-    """A map as a simple weighted graph: parallel routes collapse to the shortest.
-
-    Every place is a node (also those no route of `routes` touches); an edge
-    joins two places when some route does, with ``weight`` its length (0 for
-    an `owned` route) and ``route`` its id.
-    """
-    keep = None if routes is None else set(routes)
-    owned = set(owned)
-    graph = nx.Graph()
-    graph.add_nodes_from(c.id for c in game_map.cities)
-    for r in game_map.routes:
-        if keep is not None and r.id not in keep:
-            continue
-        w = 0 if r.id in owned else r.length
-        if not graph.has_edge(r.a, r.b) or w < graph[r.a][r.b]["weight"]:
-            graph.add_edge(r.a, r.b, weight=w, route=r.id)
-    return graph
-
-
-def random_network(game_map: Map, rng: random.Random, size: int) -> list[int]:
-    """Route ids of a made-up player network: `size` routes grown from a random route.
-
-    Each new route touches the network so far, except now and then (15 %) one
-    elsewhere on the board, so the network may come in a few pieces.
-    """
-    routes = list(game_map.routes)
-    chosen = [rng.choice(routes)]
-    places = set(chosen[0].ends)
-    while len(chosen) < size:
-        touching = [r for r in routes if r not in chosen and (r.a in places or r.b in places)]
-        # Now and then a route elsewhere: real networks are not always in one piece.
-        pool = touching if touching and rng.random() < 0.85 else routes
-        route = rng.choice([r for r in pool if r not in chosen])
-        chosen.append(route)
-        places.update(route.ends)
-    return [r.id for r in chosen]
-
-
-@cache
-def _map(name: str) -> Map:
-    return load_map(name)
 
 
 # ------------------------------------------------------------- lesson 1
@@ -491,8 +392,11 @@ def check_components(
         for name in MAPS:
             game_map = _map(name)
             places = sorted(c.id for c in game_map.cities)
-            for size in (0, 5, 15, 30, len(game_map.routes)):
-                ids = random_network(game_map, rng, size) if size else []
+            for size in (0, 5, 15, 30, None):  # None: the whole board
+                if size is None:
+                    ids = [r.id for r in game_map.routes]
+                else:
+                    ids = random_network(game_map, rng, size) if size else []
                 routes = [game_map.route_by_id[i].ends for i in ids]
                 case = f"on the {game_map.name} map with {len(routes)} routes"
                 got = _call(fn, list(places), list(routes), case=case)
@@ -636,220 +540,3 @@ def check_heuristic(heuristic: Callable[[str, str], float], game_map: Map | str)
             result.cases,
         )
     return result
-
-
-# ------------------------------------------------------------- lesson 4
-def _trail_cases() -> list[tuple[str, list[tuple[str, str, int]]]]:
-    cases = [
-        ("no routes", []),
-        ("one route A–B of length 3", [("A", "B", 3)]),
-        ("a star: X–A 3, X–B 4, X–C 5", [("X", "A", 3), ("X", "B", 4), ("X", "C", 5)]),
-        ("a double route A–B (2 and 3)", [("A", "B", 2), ("A", "B", 3)]),
-        ("a triangle with a tail", [("A", "B", 1), ("B", "C", 1), ("C", "A", 1), ("C", "D", 4)]),
-        (
-            "a figure eight",
-            [
-                ("A", "B", 1),
-                ("B", "C", 1),
-                ("C", "A", 1),
-                ("A", "D", 2),
-                ("D", "E", 2),
-                ("E", "A", 2),
-            ],
-        ),
-        ("two separate pieces", [("A", "B", 2), ("C", "D", 1), ("D", "E", 1), ("E", "F", 1)]),
-        (
-            "a loop and a separate route",
-            [("A", "B", 5), ("B", "C", 5), ("C", "A", 5), ("D", "E", 1)],
-        ),
-        (
-            "a square with both diagonals",
-            [
-                ("A", "B", 1),
-                ("B", "C", 1),
-                ("C", "D", 1),
-                ("D", "A", 1),
-                ("A", "C", 2),
-                ("B", "D", 2),
-            ],
-        ),
-    ]
-    rng = random.Random(5)
-    for name in ("usa", "germany", "world"):
-        game_map = _map(name)
-        for size in (6, 9, 12):
-            ids = random_network(game_map, rng, size)
-            routes = [(r.a, r.b, r.length) for r in (game_map.route_by_id[i] for i in ids)]
-            cases.append((f"a made-up {game_map.name} network of {size} routes", routes))
-    return cases
-
-
-def check_longest_trail(longest: Callable[[list[tuple[str, str, int]]], int]) -> CheckResult:
-    """Check ``longest(routes)``: the length of the longest trail in a network.
-
-    `routes` is a list of ``(place, place, length)`` tuples; parallel routes
-    are distinct.  A trail uses each route at most once and may pass a place
-    again.  Compared with ``ttr_nb.algorithms.longest_trail_length`` on small
-    cases (at most 12 routes, so a plain exhaustive search is fast enough).
-    """
-
-    def check(fn: Callable) -> int:
-        cases = 0
-        for case, routes in _trail_cases():
-            got = _call(fn, list(routes), case=f"On {case}")
-            want = longest_trail_length(routes)
-            if got != want:
-                hint = ""
-                if isinstance(got, (int, float)) and got < want:
-                    hint = " Can a trail pass a city twice? Are parallel routes both usable?"
-                elif isinstance(got, (int, float)) and got > want:
-                    hint = " Is a route used twice?"
-                raise _Wrong(f"on {case} {routes}: expected {want}, got {got!r}.{hint}")
-            cases += 1
-        return cases
-
-    return _run(check, longest, "finds the longest trail")
-
-
-# ------------------------------------------------------------- lesson 5
-def _steiner_exact(graph: nx.Graph, terminals: Sequence[Hashable]) -> float:
-    """Minimum Steiner tree weight by brute force over the other places (small graphs)."""
-    terms = set(terminals)
-    others = [v for v in graph if v not in terms]
-    best = math.inf
-    for k in range(len(others) + 1):
-        for extra in itertools.combinations(others, k):
-            sub = graph.subgraph(terms | set(extra))
-            if nx.is_connected(sub):
-                weight = sum(d["weight"] for *_, d in nx.minimum_spanning_edges(sub, data=True))
-                best = min(best, weight)
-    return best
-
-
-def _steiner_cases() -> list[tuple[str, nx.Graph, list[str]]]:
-    star = nx.Graph()
-    star.add_weighted_edges_from(
-        [("A", "B", 3), ("B", "C", 3), ("C", "A", 3), ("X", "A", 2), ("X", "B", 2), ("X", "C", 2)]
-    )
-    path = nx.Graph()
-    path.add_weighted_edges_from([("A", "B", 1), ("B", "C", 1), ("C", "D", 1), ("A", "D", 5)])
-    cases = [
-        ("a triangle A, B, C (sides 3) with a centre X (spokes 2)", star, ["A", "B", "C"]),
-        ("the same, joining only A and B", star, ["A", "B"]),
-        ("a path A–B–C–D with a long edge A–D", path, ["A", "D"]),
-    ]
-    rng = random.Random(9)
-    for name in ("usa", "germany"):
-        game_map = _map(name)
-        full = simple_board_graph(game_map)
-        full.remove_nodes_from(list(game_map.dead_ends))
-        for k in range(3):
-            centre = rng.choice(sorted(full))
-            ball = sorted(nx.single_source_shortest_path_length(full, centre, cutoff=2))[:11]
-            sub = nx.Graph(full.subgraph(ball))
-            if not nx.is_connected(sub):
-                sub = nx.Graph(sub.subgraph(nx.node_connected_component(sub, centre)))
-            terminals = rng.sample(sorted(sub), min(3 + k % 2, len(sub)))
-            cases.append(
-                (f"a piece of the {game_map.name} board around {centre!r}", sub, terminals)
-            )
-    return cases
-
-
-def check_steiner(steiner_weight: Callable[[nx.Graph, list[str]], float]) -> CheckResult:
-    """Check ``steiner_weight(graph, terminals)``: the least total weight joining the terminals.
-
-    `graph` is a small connected ``networkx.Graph`` with ``weight`` on its
-    edges; `terminals` lists the places to join.  The answer is the exact
-    minimum (other places may be used as Steiner points).
-    """
-
-    def check(fn: Callable) -> int:
-        cases = 0
-        for case, graph, terminals in _steiner_cases():
-            want = _steiner_exact(graph, terminals)
-            got = _call(fn, graph.copy(), list(terminals), case=f"On {case}")
-            if got != want:
-                hint = ""
-                if isinstance(got, (int, float)) and got > want:
-                    hint = " Did you try adding places that are not terminals?"
-                elif isinstance(got, (int, float)):
-                    hint = " Are all the terminals joined?"
-                raise _Wrong(
-                    f"on {case}, terminals {terminals}: expected {want}, got {got!r}.{hint}"
-                )
-            cases += 1
-        return cases
-
-    return _run(check, steiner_weight, "finds the minimum Steiner tree weight")
-
-
-# ------------------------------------------------------------- lesson 6
-def _tour_cases() -> list[tuple[str, list[tuple[str, str]], list[str]]]:
-    cases = [
-        ("a line A–B–C, tour A, B, C", [("A", "B"), ("B", "C")], ["A", "B", "C"]),
-        ("a line A–B–C, tour A, C, B", [("A", "B"), ("B", "C")], ["A", "C", "B"]),
-        (
-            "a star X–A, X–B, X–C, tour A, B, C",
-            [("X", "A"), ("X", "B"), ("X", "C")],
-            ["A", "B", "C"],
-        ),
-        (
-            "a star X–A, X–B (twice), X–C, tour A, B, C",
-            [("X", "A"), ("X", "B"), ("X", "B"), ("X", "C")],
-            ["A", "B", "C"],
-        ),
-        (
-            "a triangle A–B–C, tour A, B, C, A",
-            [("A", "B"), ("B", "C"), ("C", "A")],
-            ["A", "B", "C", "A"],
-        ),
-        (
-            "a triangle A–B–C, tour A, B, A, B",
-            [("A", "B"), ("B", "C"), ("C", "A")],
-            ["A", "B", "A", "B"],
-        ),
-        ("two pieces A–B and C–D, tour A, B, C", [("A", "B"), ("C", "D")], ["A", "B", "C"]),
-    ]
-    rng = random.Random(13)
-    game_map = _map("world")
-    for size in (6, 9, 12, 15):
-        for _ in range(3):
-            ids = random_network(game_map, rng, size)
-            routes = [game_map.route_by_id[i].ends for i in ids]
-            places = sorted({p for r in routes for p in r})
-            cities = rng.sample(places, min(len(places), rng.choice((3, 4))))
-            cases.append((f"a made-up World network of {size} routes", routes, cities))
-    return cases
-
-
-def check_tour(tour_ok: Callable[[list[tuple[str, str]], list[str]], bool]) -> CheckResult:
-    """Check ``tour_ok(routes, cities)``: does a trail visit the cities in this order?
-
-    `routes` is a list of ``(place, place)`` pairs, parallel routes allowed;
-    `cities` lists the tour's cities in order.  A trail uses each route at
-    most once and may pass any city again.  Compared with
-    ``ttr_nb.algorithms.tours.tour_in_order``.
-    """
-
-    def check(fn: Callable) -> int:
-        cases = 0
-        for case, routes, cities in _tour_cases():
-            got = _call(fn, list(routes), list(cities), case=f"On {case}")
-            want = tour_in_order(routes, cities)
-            if not isinstance(got, bool):
-                raise _Wrong(f"on {case}: expected True or False, got {got!r}.")
-            if got != want:
-                hint = (
-                    " Is a route used twice?"
-                    if got
-                    else " Can your trail pass a city twice, or use both routes of a pair?"
-                )
-                raise _Wrong(
-                    f"on {case} (routes {routes}, cities {cities}): expected {want}, got {got}."
-                    + hint
-                )
-            cases += 1
-        return cases
-
-    return _run(check, tour_ok, "decides tours in order")

@@ -26,7 +26,18 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["QUIZZES", "USA", "Question", "Quiz", "check", "get", "seal", "show"]
+__all__ = [
+    "GERMANY",
+    "QUIZZES",
+    "USA",
+    "WORLD",
+    "Question",
+    "Quiz",
+    "check",
+    "get",
+    "seal",
+    "show",
+]
 
 WIDTH = 88  # characters per printed line
 
@@ -243,9 +254,209 @@ USA = Quiz(
         ),
     ],
 )
-"""The quiz at the end of ``notebooks/rules_usa.ipynb``."""
+"""The quiz at the end of the rules (``notebooks/rules_usa_5_ties_and_quiz.ipynb``)."""
 
-QUIZZES: dict[str, Quiz] = {"usa": USA}
+WORLD = Quiz(
+    "Rails & Sails World: rules quiz",
+    [
+        _q(
+            "You take the red Train card from the face-up row. Which card replaces it?",
+            [
+                "The top card of the train deck, always.",
+                "The top card of the deck you choose, train or ship.",
+                "The top card of the ship deck, always.",
+            ],
+            "ee242ac23db1",
+            "The taker chooses the deck that refills the slot, so the row can hold any mix of "
+            "Train and Ship cards.",
+            "Two decks lie beside the board. Who decides?",
+        ),
+        _q(
+            "Which cards pay for a green ship route of 5 spaces?",
+            [
+                "3 green Double-Ship cards.",
+                "2 green Double-Ship cards and 2 green Single-Ship cards.",
+                "5 green Train cards.",
+            ],
+            "cf813d4e3deb",
+            "A Double-Ship card covers two spaces; paying one space too many is fine when a "
+            "Double-Ship card is half used. With two Single-Ship cards one card would be left "
+            "over, and Train cards never pay for ship routes.",
+            "Count the spaces each card covers, and ask whether a card could be left out.",
+        ),
+        _q(
+            "Which cards pay for a pair route of 2 spaces?",
+            [
+                "1 red, 1 green, 1 black and 1 white Train card.",
+                "2 red Ship cards and 2 green Ship cards.",
+                "2 red Train cards and 2 green Train cards.",
+            ],
+            "770170c68103",
+            "Each space of a pair route takes two Train cards of one colour; the colour may "
+            "change from one space to the next, and a Wild can complete a pair.",
+            "Pair up the cards, one pair per space.",
+        ),
+        _q(
+            "Ada has a harbor in Lima. At the end she has completed two tickets naming Lima, one "
+            "of them a tour, and failed a third. What does the harbor score?",
+            ["20 points.", "30 points.", "40 points."],
+            "2b6cf9918f13",
+            "A harbor scores 20, 30 or 40 for 1, 2 or 3 and more completed tickets naming its "
+            "city, tours included; failed tickets do not count.",
+            "Count only the completed tickets.",
+        ),
+        _q(
+            "Ben built only one of his three harbors. What do the other two cost him at the end?",
+            ["8 points.", "Nothing: harbors are optional.", "4 points."],
+            "84a53eca45fa",
+            "Every harbor left unbuilt costs 4 points, so two cost 8.",
+            "The cost is per harbor.",
+        ),
+        _q(
+            "Cleo swaps 3 ships of her supply for 3 trains from the box. What does it cost?",
+            [
+                "Nothing, and she may still draw cards this turn.",
+                "3 points, and it is her whole turn.",
+                "3 points, and she may still claim a route this turn.",
+            ],
+            "c2ffe2f26622",
+            "Exchanging costs 1 point per piece and is one of the five actions of a turn.",
+            "A turn is exactly one action.",
+        ),
+        _q(
+            "A tour's cities are all joined by your routes, but no trail visits them in the "
+            "printed order. What does the tour score?",
+            ["Its higher value.", "Its penalty, subtracted.", "Its lower value."],
+            "89f1a14ffbab",
+            "In order (a trail using each route once) scores the higher value, joined in any "
+            "order the lower one; only a tour whose cities are not all joined costs the penalty.",
+            "Three outcomes, three values.",
+        ),
+        _q(
+            "Ben ends his turn with 5 pieces left in his supply. What happens?",
+            [
+                "Everyone, Ben included, takes two more turns.",
+                "Every other player takes one more turn.",
+                "The game ends at once.",
+            ],
+            "1acb0587c53c",
+            "At 6 pieces or fewer the end begins: every player, the one who started it too, "
+            "plays two more turns.",
+            "The World map gives more than one last turn.",
+        ),
+    ],
+)
+"""The quiz at the end of the World rules lessons (``notebooks/rules_world_*.ipynb``)."""
+
+GERMANY = Quiz(
+    "Ticket to Ride: Germany: rules quiz",
+    [
+        _q(
+            "You claim Berlin–Magdeburg. Berlin holds 2 red and 1 black passenger, Magdeburg "
+            "a single green one. What do you take?",
+            [
+                "Only one passenger, from the city of your choice.",
+                "The green one from Magdeburg, and one passenger from Berlin whose colour you "
+                "choose.",
+                "Every red passenger in Berlin, and the green one.",
+            ],
+            "0e232e7b2df0",
+            "A claim takes one passenger from each end that still has one. Where several "
+            "colours wait, you pick the colour; where one passenger waits, there is nothing "
+            "to choose.",
+            "How many ends does a route have?",
+        ),
+        _q(
+            "Your trains run from Freiburg into France and from Saarbrücken into France. Do "
+            "they join Freiburg to Saarbrücken?",
+            [
+                "No: every route into a country is a dead end of its own.",
+                "Yes: both end in France.",
+                "Only if you also hold a ticket naming France.",
+            ],
+            "d3eb5e82510a",
+            "A country is drawn as several separate spaces, one per route. A connection may "
+            "end in a country but never pass through it.",
+            "Look at how a country appears on the board.",
+        ),
+        _q(
+            "In a 2-player game Ada claims one of the three Düsseldorf–Köln tracks. What may "
+            "Ben do there?",
+            [
+                "Claim either of the two other tracks.",
+                "Claim one of them, but only with locomotives.",
+                "Nothing: with 2 or 3 players only one track of a double or triple route is "
+                "ever used.",
+            ],
+            "e63fa860d03b",
+            "With 2 or 3 players the first claim closes the other tracks of a double or triple "
+            "route for everyone. With 4 or 5 another player could take one, but never a second "
+            "one for the same player.",
+            "How many players are at the table?",
+        ),
+        _q(
+            "At the end Ada has 3 red passengers, Ben 1 and Cleo 1. Who scores what for red?",
+            [
+                "Ada 20, nobody else.",
+                "Ada 20, Ben 10 and Cleo 10.",
+                "Ada 20, Ben 5 and Cleo 5.",
+            ],
+            "4d7503df1106",
+            "The most passengers of a colour score 20, the second most 10. Players tied for "
+            "second place all score the full 10.",
+            "Ties for second place are not split.",
+        ),
+        _q(
+            "Black passengers at the end: Ada 2, Ben 2, Cleo 1. Who scores what for black?",
+            [
+                "Ada 20, Ben 20, Cleo 10.",
+                "Ada 10, Ben 10, Cleo 0.",
+                "Ada 20, Ben 20, Cleo 0.",
+            ],
+            "7a3147e0a3b2",
+            "Players tied for the most all score 20, and then nobody scores for second place.",
+            "What happens to second place when the lead is shared?",
+        ),
+        _q(
+            "On your turn you draw destination tickets. How does it work?",
+            [
+                "You say how many of 4 tickets come from the long deck, draw them, and keep at "
+                "least 1.",
+                "You draw 3 tickets from one deck and keep at least 1.",
+                "You draw 4 tickets from the deck of your choice and keep at least 2.",
+            ],
+            "0a705f7a1bb8",
+            "There are two decks, short and long. You announce the split, draw 4 (fewer only "
+            "if the decks run out), keep at least 1 and put the rest under their own deck. At "
+            "setup you keep at least 2.",
+            "Germany has two ticket decks.",
+        ),
+        _q(
+            "Ada and Ben finish on the same points and both completed 5 tickets. Ada collected "
+            "12 passengers, Ben 14. Who wins?",
+            ["Ada.", "Ben.", "They share the victory."],
+            "4ecd5170a1ec",
+            "A tie on points goes to the player with more completed tickets, then to the "
+            "player with more passengers. Only if both are equal is the victory shared.",
+            "There are two tie-breakers; the first one is equal here.",
+        ),
+        _q(
+            "Ada and Ben each completed 6 tickets, Cleo 4. Who gets the Globetrotter bonus?",
+            [
+                "Nobody, because it is a tie.",
+                "The one of Ada and Ben whose tickets are worth more.",
+                "Both Ada and Ben, 15 points each.",
+            ],
+            "c49b3643192d",
+            "The Globetrotter (15) goes to the player with the most completed tickets; every "
+            "player tied for the most gets it.",
+            "Ties are generous in Germany.",
+        ),
+    ],
+)
+"""The quiz at the end of the Germany rules lessons (``notebooks/rules_germany_*.ipynb``)."""
+
+QUIZZES: dict[str, Quiz] = {"usa": USA, "world": WORLD, "germany": GERMANY}
 """Every quiz, by the name a notebook passes to :func:`check` and :func:`show`."""
 
 

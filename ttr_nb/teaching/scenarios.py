@@ -133,10 +133,14 @@ def route_list(game: Game, routes: Iterable[int], width: int = 88) -> str:
 
 
 # ------------------------------------------------------------ state editing
+def _piles(game: Game, card: str) -> tuple[list[str], list[str]]:
+    """The draw and discard piles of ``card``'s own deck (World has a train and a ship deck)."""
+    return game.rules.piles(game.state, game.rules.cards[card].deck)
+
+
 def _take_card(game: Game, card: str) -> None:
-    """Remove one ``card`` from the deck (else the discards) to hand it to someone."""
-    state = game.state
-    for pile in (state.deck, state.discard):
+    """Remove one ``card`` from its deck (else the discards) to hand it to someone."""
+    for pile in _piles(game, card):
         if card in pile:
             pile.remove(card)
             return
@@ -157,7 +161,7 @@ def set_hand(game: Game, player: int, **cards: int) -> None:
         want = cards.get(card, 0)
         while hand[card] > want:
             hand[card] -= 1
-            game.state.deck.insert(0, card)
+            _piles(game, card)[0].insert(0, card)
         while hand[card] < want:
             _take_card(game, card)
             hand[card] += 1
@@ -170,7 +174,7 @@ def set_face_up(game: Game, cards: list[str]) -> None:
         raise ValueError(f"the row has {len(state.face_up)} slots, not {len(cards)}")
     for card in state.face_up:
         if card is not None:
-            state.deck.insert(0, card)
+            _piles(game, card)[0].insert(0, card)
     state.face_up = [None] * len(cards)
     for i, card in enumerate(cards):
         _take_card(game, card)
@@ -178,10 +182,11 @@ def set_face_up(game: Game, cards: list[str]) -> None:
 
 
 def stack_deck(game: Game, top: list[str]) -> None:
-    """Make ``top`` the next cards drawn from the deck, first item first."""
+    """Make ``top`` the next cards drawn from their deck, first item first."""
     for card in top:
         _take_card(game, card)
-    game.state.deck.extend(reversed(top))  # the top of the deck is the end of the list
+    for card in reversed(top):
+        _piles(game, card)[0].append(card)  # the top of a deck is the end of its list
 
 
 def give_routes(game: Game, player: int, routes: Iterable[int]) -> None:
@@ -275,6 +280,9 @@ def turn_text(game: Game) -> str:
     if state.phase == "over":
         return "Game over"
     name = state.players[state.current].name
+    if state.phase == "setup" and state.pending is None:  # two ticket decks (Germany)
+        deal = game.rules.setup_ticket_deal
+        return f"Setup · {name} draws {deal} tickets, choosing how many come from the long deck"
     if state.phase == "setup":
         least = game.rules.setup_ticket_keep
         return f"Setup · {name} chooses which tickets to keep (at least {least})"
@@ -367,7 +375,8 @@ def score_table(game: Game) -> str:
 def board(game: Game, highlight: Iterable[int] = (), **options: Any) -> BoardWidget:
     """A board widget showing ``game``'s claimed routes, with ``highlight`` highlighted.
 
-    Display ``view.widget``; after changing the game call :func:`refresh`.
+    Display ``view`` (the widget, plus a picture of the board for notebooks read
+    without a kernel); after changing the game call :func:`refresh`.
     ``options`` go to :class:`~ttr_nb.widgets.BoardWidget` (e.g. ``max_width``).
     """
     from ..widgets import BoardWidget
@@ -375,12 +384,23 @@ def board(game: Game, highlight: Iterable[int] = (), **options: Any) -> BoardWid
     options.setdefault("max_width", 760)
     options.setdefault("max_height", 600)
     view = BoardWidget(game.map, **options)
-    refresh(view, game, highlight)
+    _show(view, game, highlight)
     return view
 
 
-def refresh(view: BoardWidget, game: Game, highlight: Iterable[int] = ()) -> None:
-    """Show ``game``'s current claimed routes (and ``highlight``) on ``view``."""
+def refresh(view: BoardWidget, game: Game, highlight: Iterable[int] = ()) -> Any:
+    """Show ``game``'s current claimed routes (and ``highlight``) on ``view``.
+
+    Returns a :class:`~ttr_nb.widgets.board_svg.BoardSnapshot` of the board as
+    it is now: as the last line of a cell it shows nothing in a live notebook
+    (the board above has changed already) and a picture of the changed board
+    in a notebook read without a kernel.
+    """
+    _show(view, game, highlight)
+    return view.snapshot()
+
+
+def _show(view: BoardWidget, game: Game, highlight: Iterable[int]) -> None:
     from ..widgets import BoardPieces
 
     view.set_pieces(

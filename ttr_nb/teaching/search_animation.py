@@ -22,10 +22,11 @@ import heapq
 import math
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..maps import Map
+from .animation import BoardAnimation, Frame
 
 __all__ = [
     "METHODS",
@@ -33,6 +34,7 @@ __all__ = [
     "SearchStep",
     "plot_step",
     "plot_steps",
+    "search_frame",
     "search_steps",
     "step_colours",
     "trace_text",
@@ -56,6 +58,8 @@ class SearchStep:
         The place taken at this step (None at step 0).
     done : tuple of str
         Places taken so far, in the order they were taken (``current`` last).
+        A place that A* re-opens (see `search_steps`) appears again when it
+        is taken again.
     frontier : tuple of str
         Places discovered but not taken yet, in the order the search would
         take them next (for Dijkstra and A*: by priority).
@@ -142,6 +146,7 @@ def search_steps(
     unavailable: Iterable[int] = (),
     heuristic: Callable[[str, str], float] | None = None,
     dead_ends: Iterable[str] | None = None,
+    reopen: bool = True,
 ) -> list[SearchStep]:
     """Run a search on a map and return every step.
 
@@ -171,6 +176,12 @@ def search_steps(
     dead_ends : iterable of str, optional
         Places that are reached but never passed through; default the map's
         country spaces.  A start is always left.
+    reopen : bool, default True
+        A* only: when a cheaper way to a place already taken turns up, put the
+        place back into the frontier (and take it again later).  That keeps A*
+        exact with any admissible heuristic.  With ``reopen=False`` a place is
+        never taken twice, which is only exact when the heuristic is
+        *consistent*: ``h(u) <= length(u, v) + h(v)`` for every route u-v.
 
     Returns
     -------
@@ -183,6 +194,15 @@ def search_steps(
     ------
     ValueError
         For an unknown method or place, or A* without a goal or a heuristic.
+
+    Notes
+    -----
+    BFS and DFS take O(P + R) time for P places and R routes, Dijkstra and A*
+    O((P + R) log P) with a binary heap (A* with re-opening can take a place
+    more than once: exponentially often in contrived graphs, never with a
+    consistent heuristic).  Recording the steps copies the search state at
+    every step, which adds O(P) per step: fine on a board, wasteful on large
+    graphs.
 
     Examples
     --------
@@ -273,11 +293,12 @@ def search_steps(
             u = heapq.heappop(heap)[2]
         finished.add(u)
         done.append(u)
-        found = []
+        found: list[str] = []
+        reopened: list[str] = []
         # A goal ends the search (nothing more is expanded); a dead end is not passed through.
         if u not in goals and (u in starts or u not in dead):
             for v, (w, rid) in neighbours.get(u, []):
-                if v in finished:
+                if v in finished and not (method == "astar" and reopen and cost[u] + w < cost[v]):
                     continue
                 if method == "bfs":
                     if v not in cost:
@@ -290,6 +311,9 @@ def search_steps(
                 else:
                     new = cost[u] + w
                     if v not in cost or new < cost[v]:
+                        if v in finished:  # A*, a cheaper way to a place taken already
+                            finished.discard(v)
+                            reopened.append(v)
                         cost[v], parents[v] = new, (rid, u)
                         heapq.heappush(heap, (new + estimate(v), pushes, v))
                         pushes += 1
@@ -313,6 +337,9 @@ def search_steps(
             note += ": a dead end, not passed through"
         elif found:
             note += "; new or improved: " + ", ".join(game_map.place_name(v) for v in found)
+        if reopened:
+            note += " (taken before, now back in the frontier: "
+            note += ", ".join(game_map.place_name(v) for v in reopened) + ")"
         steps.append(
             SearchStep(
                 len(steps),
@@ -434,7 +461,18 @@ def plot_steps(
     return fig
 
 
-class SearchAnimation:
+def search_frame(step: SearchStep, goals: Iterable[str] = ()) -> Frame:
+    """A board animation frame for one search step: dots, order numbers, the tree."""
+    return Frame(
+        note=step.note,
+        highlighted=step.tree,
+        place_colours=step_colours(step, goals),
+        place_labels={p: str(i + 1) for i, p in enumerate(step.done)},
+        big_places=frozenset(() if step.current is None else (step.current,)),
+    )
+
+
+class SearchAnimation(BoardAnimation):
     """Play a recorded search on a board widget: dots on the places, the tree highlighted.
 
     Parameters
@@ -452,10 +490,12 @@ class SearchAnimation:
 
     Notes
     -----
-    Display ``animation.widget``.  The play button, the slider and the
-    *Back*/*Next* buttons all move through the steps; the text under them says
-    what the current step did.  Under a headless run nothing is drawn, but
-    :meth:`show` and :attr:`text` work the same.
+    Display the animation (``animation`` as the last line of a cell).  The
+    play button, the slider and the *Back*/*Next* buttons all move through
+    the steps; the text under them says what the current step did.  A
+    notebook exported without a kernel shows a picture of the step shown.
+    Under a headless run nothing is drawn, but :meth:`show` and :attr:`text`
+    work the same.
     """
 
     def __init__(
@@ -466,88 +506,20 @@ class SearchAnimation:
         goals: Iterable[str] = (),
         interval: int = 700,
     ) -> None:
-        import ipywidgets as widgets
-
-        from ..widgets.safety import CallbackGuard
-
         if not steps:
             raise ValueError("there are no steps to show")
-        self.view = view
         self.steps = list(steps)
         self.goals = tuple(goals)
-        self.index = 0
-        self.base = view.pieces
-        self.guard = CallbackGuard()
-        view.piece_painters.append(self.paint)
-        last = len(self.steps) - 1
-        self.play = widgets.Play(value=0, min=0, max=last, step=1, interval=interval)
-        self.slider = widgets.IntSlider(
-            value=0, min=0, max=last, description="Step", layout=widgets.Layout(width="420px")
-        )
-        widgets.jslink((self.play, "value"), (self.slider, "value"))
-        self.back = widgets.Button(description="Back", layout=widgets.Layout(width="70px"))
-        self.next = widgets.Button(description="Next", layout=widgets.Layout(width="70px"))
-        self.back.on_click(self.guard(lambda _b: self.show(self.index - 1)))
-        self.next.on_click(self.guard(lambda _b: self.show(self.index + 1)))
-        self.slider.observe(self.guard(lambda change: self.show(change["new"])), names="value")
-        self.label = widgets.HTML()
-        legend = widgets.HTML(
+        legend = (
             f'<span style="color:{CURRENT}">●</span> taken now &nbsp; '
             f'<span style="color:{DONE}">●</span> done (numbered in order) &nbsp; '
             f'<span style="color:{WAITING}">●</span> in the frontier &nbsp; '
-            f'<span style="color:{GOAL}">●</span> goal &nbsp; magenta: search tree'
+            f'<span style="color:{GOAL}">●</span> goal &nbsp; halo: search tree'
         )
-        self.widget = widgets.VBox(
-            [
-                view.widget,
-                widgets.HBox([self.play, self.back, self.slider, self.next]),
-                self.label,
-                legend,
-                self.guard.output,
-            ]
-        )
-        self.show(0)
+        frames = [search_frame(step, self.goals) for step in self.steps]
+        super().__init__(view, frames, legend=legend, interval=interval)
 
     @property
     def step(self) -> SearchStep:
         """The step shown."""
         return self.steps[self.index]
-
-    @property
-    def text(self) -> str:
-        """The text under the controls, without markup."""
-        step = self.step
-        return f"Step {step.number} of {len(self.steps) - 1}: {step.note}"
-
-    def show(self, index: int) -> None:
-        """Show step `index` (clamped to the steps available)."""
-        self.index = max(0, min(index, len(self.steps) - 1))
-        if self.slider.value != self.index:
-            self.slider.value = self.index  # comes back here through the observer
-            return
-        self.label.value = f"<b>{self.text}</b>"
-        self.view.set_pieces(replace(self.base, highlighted=frozenset(self.step.tree)))
-
-    def paint(self, layer: Any, geometry: Any, pieces: Any) -> None:
-        """Painter hook: dots for the places of the step shown, order numbers on done ones."""
-        step = self.step
-        colours = step_colours(step, self.goals)
-        by_colour: dict[str, list[tuple[float, float]]] = {}
-        for place, colour in colours.items():
-            by_colour.setdefault(colour, []).append(geometry.positions[place])
-        for colour, points in by_colour.items():
-            xs = [x for x, _ in points]
-            ys = [y for _, y in points]
-            radius = 9 if colour == CURRENT else 7
-            layer.fill_style = colour
-            layer.fill_circles(xs, ys, radius)
-            layer.stroke_style = "#222222"
-            layer.line_width = 1
-            layer.stroke_circles(xs, ys, radius)
-        layer.font = "bold 9px sans-serif"
-        layer.text_align = "center"
-        layer.text_baseline = "middle"
-        layer.fill_style = "#ffffff"
-        for i, place in enumerate(step.done):
-            x, y = geometry.positions[place]
-            layer.fill_text(str(i + 1), x, y)

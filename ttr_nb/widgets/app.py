@@ -307,7 +307,7 @@ class GameApp:
         self._make_bots()
         self.board.select(None)
         if game is not None:
-            self.store.start(game, self.seat_kinds)
+            self.store.start(game)
         self.refresh(message)
         self.schedule_bots()
 
@@ -410,7 +410,7 @@ class GameApp:
         kept = self.game.replay(self.position)
         self.game = kept
         self._view_cache = None
-        self.store.start(kept, self.seat_kinds)
+        self.store.start(kept)
         self.refresh(
             f"Continuing from move {self.position}: {count(len(self.dropped_moves), 'later move')} "
             "set aside (Undo brings them back until the next move)."
@@ -428,7 +428,7 @@ class GameApp:
         self.dropped_moves = []
         self.position = len(game.history)
         self._view_cache = None
-        self.store.start(game, self.seat_kinds)
+        self.store.start(game)
         self.refresh(f"Restored {count(restored, 'move')}: back at move {self.position}.")
         self.schedule_bots()
 

@@ -174,6 +174,18 @@ class BoardWidget:
         )
 
     # ------------------------------------------------------------ public API
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The live widget, plus an SVG picture of the board for viewers without a kernel."""
+        from .board_svg import board_bundle
+
+        return board_bundle(self, self.widget._repr_mimebundle_(**kwargs))
+
+    def snapshot(self, caption: str = "") -> Any:
+        """The board as it is now, shown only where widgets are not (see ``BoardSnapshot``)."""
+        from .board_svg import BoardSnapshot, board_svg
+
+        return BoardSnapshot(board_svg(self), caption)
+
     @property
     def size(self) -> tuple[int, int]:
         return self.geometry.width, self.geometry.height
@@ -463,31 +475,9 @@ class BoardWidget:
         layer = self._layer(LAYER_STATIC)
         if layer is None:
             return
-        art = _static_art(self.map, *self.size)
-        width, height = self.size
         with self._batch():
             layer.clear()
-            layer.fill_style = style.BOARD_BACKGROUND
-            layer.fill_rect(0, 0, width, height)
-            if self.geometry.seam is not None:
-                _draw_seam(layer, self.geometry, height)
-            layer.fill_styled_polygons(
-                art.space_points, art.space_colours, points_per_polygon=art.space_counts
-            )
-            layer.line_width = 1
-            layer.stroke_style = style.SPACE_OUTLINE
-            layer.stroke_polygons(art.space_points, points_per_polygon=art.space_counts)
-            if len(art.pair_lines):
-                layer.stroke_style = "#ffffff"
-                layer.line_width = 1.5
-                layer.stroke_line_segments(art.pair_lines, points_per_line_segment=art.pair_counts)
-            layer.font = "bold 8px sans-serif"
-            layer.text_align = "center"
-            layer.text_baseline = "middle"
-            for ink, items in art.letters.items():
-                layer.fill_style = ink
-                for text, x, y in items:
-                    layer.fill_text(text, x, y)
+            _draw_routes(layer, self.map, self.geometry, *self.size)
         self.draw_count += 1
 
     def draw_pieces(self) -> None:
@@ -570,6 +560,34 @@ def _static_art(game_map: Map, width: int, height: int) -> _StaticArt:
         pair_counts=np.full(len(pair_points) // 2, 2, dtype=int),
         letters=letters,
     )
+
+
+def _draw_routes(
+    layer: Canvas, game_map: Map, geometry: BoardGeometry, width: int, height: int
+) -> None:
+    """Background and every route's spaces with their colour letters (the static layer)."""
+    art = _static_art(game_map, width, height)
+    layer.fill_style = style.BOARD_BACKGROUND
+    layer.fill_rect(0, 0, width, height)
+    if geometry.seam is not None:
+        _draw_seam(layer, geometry, height)
+    layer.fill_styled_polygons(
+        art.space_points, art.space_colours, points_per_polygon=art.space_counts
+    )
+    layer.line_width = 1
+    layer.stroke_style = style.SPACE_OUTLINE
+    layer.stroke_polygons(art.space_points, points_per_polygon=art.space_counts)
+    if len(art.pair_lines):
+        layer.stroke_style = "#ffffff"
+        layer.line_width = 1.5
+        layer.stroke_line_segments(art.pair_lines, points_per_line_segment=art.pair_counts)
+    layer.font = "bold 8px sans-serif"
+    layer.text_align = "center"
+    layer.text_baseline = "middle"
+    for ink, items in art.letters.items():
+        layer.fill_style = ink
+        for text, x, y in items:
+            layer.fill_text(text, x, y)
 
 
 def _draw_seam(layer: Canvas, geometry: BoardGeometry, height: int) -> None:

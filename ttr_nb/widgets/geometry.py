@@ -178,7 +178,7 @@ def board_geometry(game_map: Map, width: int, height: int) -> BoardGeometry:
         for k, rid in enumerate(tracks):
             route = game_map.route_by_id[rid]
             offset = (k - (len(tracks) - 1) / 2) * TRACK_SPACING
-            routes[rid] = _route_shape(route, positions, offset, seam, width)
+            routes[rid] = _route_shape(route, positions, offset, seam)
     occupied = [s for shape in routes.values() for s in shape.spaces]
     city_labels = _place_labels(game_map, positions, occupied, (width, height))
     return BoardGeometry(
@@ -242,7 +242,6 @@ def _route_shape(
     positions: dict[str, tuple[float, float]],
     offset: float,
     seam: tuple[float, float] | None,
-    canvas_width: float,
 ) -> RouteShape:
     (ax, ay), (bx, by) = positions[route.a], positions[route.b]
     if route.wraps and seam is not None:
@@ -256,7 +255,7 @@ def _route_shape(
     path = _curve((ax, ay), (bx, by), bulge, offset)
     spaces = _spaces_along(path, route.length, CITY_RADIUS + 3)
     if route.wraps and seam is not None:
-        spaces = [_wrap_space(s, seam, canvas_width) for s in spaces]
+        spaces = [_wrap_space(s, seam) for s in spaces]
     return RouteShape(route.id, tuple(spaces), curved=bulge > 0)
 
 
@@ -333,18 +332,18 @@ def _spaces_along(points: list[tuple[float, float]], count: int, trim: float) ->
     return out
 
 
-def _wrap_space(space: Space, seam: tuple[float, float], canvas_width: float) -> Space:
-    """Bring a space that lies past the canvas edge back in from the other edge.
+def _wrap_space(space: Space, seam: tuple[float, float]) -> Space:
+    """Bring a space whose centre lies past the board's edge (the seam) in at the other edge.
 
-    A space just past the seam but still on the canvas (in the margin) stays
-    where it is, so the route visibly leaves its city toward the edge.
+    Wrapping at the seam rather than at the canvas edge puts at least one space on each
+    side even when a city sits close to the edge (Anchorage–Vancouver has 2 spaces), so
+    every such route visibly leaves one edge and enters the other.
     """
-    reach = space.half_length * abs(space.ux) + space.half_width * abs(space.uy)
-    width = seam[1] - seam[0]
-    if space.cx - reach < 0:
-        return Space(space.cx + width, space.cy, space.ux, space.uy, space.half_length)
-    if space.cx + reach > canvas_width:
-        return Space(space.cx - width, space.cy, space.ux, space.uy, space.half_length)
+    west, east = seam
+    if space.cx < west:
+        return Space(space.cx + east - west, space.cy, space.ux, space.uy, space.half_length)
+    if space.cx > east:
+        return Space(space.cx - east + west, space.cy, space.ux, space.uy, space.half_length)
     return space
 
 

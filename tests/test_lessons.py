@@ -1,0 +1,180 @@
+"""The lessons as a teacher would check them: order, rules coverage, hidden solutions, boards.
+
+(Running the notebooks is nbval's job: ``pytest notebooks``.)
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from ttr_nb.teaching import quiz, solutions
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+RULES_PARTS = sorted(p.name for p in NOTEBOOKS.glob("rules_usa_*.ipynb"))
+# The other maps' rules lessons come after the graph lessons, in name order.
+VARIANT_RULES = sorted(
+    p.name for p in NOTEBOOKS.glob("rules_*.ipynb") if not p.name.startswith("rules_usa_")
+)
+GRAPH_LESSONS = sorted(
+    (p.name for p in NOTEBOOKS.glob("graphs_*.ipynb")), key=lambda n: int(n.split("_")[1])
+)
+LESSONS = [p.name for p in sorted(NOTEBOOKS.glob("*.ipynb")) if p.name != "app.ipynb"]
+
+
+def notebook(name: str) -> dict:
+    return json.loads((NOTEBOOKS / name).read_text(encoding="utf-8"))
+
+
+def sources(nb: dict, kind: str | None = None) -> list[str]:
+    return ["".join(c["source"]) for c in nb["cells"] if kind is None or c["cell_type"] == kind]
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_no_machine_paths(name):
+    text = "\n".join(sources(notebook(name)))
+    assert not re.search(r"/(work|tmp|home|root)/", text)
+
+
+def test_rules_parts_cover_every_rule_on_a_board_and_hide_the_quiz_answers():
+    parts = [notebook(name) for name in RULES_PARTS]
+    markdown = [s for nb in parts for s in sources(nb, "markdown")]
+    sections = [line for s in markdown for line in s.splitlines() if line.startswith("## ")]
+    for topic in [
+        "Setting up",
+        "Drawing two cards",
+        "Locomotives",
+        "Three locomotives",
+        "Claiming",
+        "Double routes",
+        "tickets",
+        "last round",
+        "Final scoring",
+        "longest continuous path",
+        "tied",
+        "House rules",
+        "Quiz",
+    ]:
+        assert any(topic.lower() in s.lower() for s in sections), topic
+    code = [c for nb in parts for c in sources(nb, "code")]
+    assert sum("sc.board(" in c for c in code) >= 11
+    assert sum("Try it" in s for s in markdown) >= 10
+    checks = [c for c in code if "quiz.check(" in c]
+    assert len(checks) == len(quiz.USA)
+    assert all('"?"' in c for c in checks)  # no answer filled in
+    joined = "\n".join(s for nb in parts for s in sources(nb))
+    for question in quiz.USA.questions:
+        assert question.explanation not in joined
+
+
+@pytest.mark.parametrize("name", RULES_PARTS)
+def test_each_rules_part_links_on_and_back(name):
+    text = "\n".join(sources(notebook(name), "markdown"))
+    index = RULES_PARTS.index(name)
+    assert f"part {index + 1} of {len(RULES_PARTS)}" in text
+    if index:
+        assert f"]({RULES_PARTS[index - 1]})" in text
+    if index + 1 < len(RULES_PARTS):
+        assert f"]({RULES_PARTS[index + 1]})" in text
+    assert "](index.ipynb)" in text
+
+
+@pytest.mark.parametrize("name", GRAPH_LESSONS)
+def test_graph_lessons_have_try_it_cells(name):
+    markdown = sources(notebook(name), "markdown")
+    assert any("**Try it.**" in s for s in markdown), name
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_boards_are_displayed_with_their_picture(name):
+    # ``view`` (not ``view.widget``) as the last line: the display bundle then
+    # carries an SVG picture beside the widget, so exported notebooks show the board.
+    for code in sources(notebook(name), "code"):
+        last = code.rstrip().splitlines()[-1] if code.strip() else ""
+        assert not last.endswith(".widget"), (name, last)
+
+
+SOLUTION_BLOCK = re.compile(
+    r"<details><summary><b>Solution to (?P<title>[^<]+)</b> \(click to open\)</summary>\n\n"
+    r"(?:(?P<note>[^\n]*?)\n\n)??```python\n(?P<code>.*?)\n```\n\n</details>",
+    re.S,
+)
+
+
+def _solution_blocks() -> list[tuple[str, str]]:
+    blocks = []
+    for name in LESSONS:
+        for text in sources(notebook(name), "markdown"):
+            blocks += [(name, m.group("code")) for m in SOLUTION_BLOCK.finditer(text)]
+    return blocks
+
+
+def test_solutions_are_folded_and_match_the_checked_functions():
+    blocks = _solution_blocks()
+    assert len(blocks) >= 9
+    shown = {}
+    module = inspect.getsource(solutions)
+    for prelude in solutions.PRELUDES.values():
+        assert prelude in module.splitlines()
+    for name, code in blocks:
+        match = re.search(r"^def (\w+)\(", code, re.M)
+        assert match, (name, code[:60])
+        function = getattr(solutions, match.group(1))
+        source = solutions.markdown(function, "x").split("```python\n")[1].split("\n```")[0]
+        assert code == source, f"{name}: the solution of {function.__name__} differs"
+        shown[function.__name__] = name
+    for name in LESSONS:  # a solution is never an open code cell right in the notebook
+        for code in sources(notebook(name), "code"):
+            for function in shown:
+                assert f"def {function}(" not in code or "NotImplemented" in code, (name, function)
+
+
+def test_every_solution_is_shown_and_run_by_its_lesson():
+    code = "\n".join(c for name in LESSONS for c in sources(notebook(name), "code"))
+    functions = [n for n in solutions.__all__ if n != "markdown"]
+    shown = {re.search(r"^def (\w+)\(", c, re.M).group(1) for _, c in _solution_blocks()}
+    assert set(functions) <= shown
+    for function in functions:
+        assert f"solutions.{function}" in code, function
+
+
+def test_lesson_helpers_copied_into_solutions_match_the_lesson():
+    code = "\n".join(sources(notebook("graphs_3_planning.ipynb"), "code"))
+    for helper in (solutions.great_circle_km, solutions.km_per_space):
+        assert inspect.getsource(helper).strip() in code
+
+
+def test_index_lists_every_lesson_in_order_and_the_teachers_page_agrees():
+    from ttr_nb.teaching import curriculum
+
+    text = "\n".join(sources(notebook("index.ipynb"), "markdown"))
+    order = [*RULES_PARTS, *GRAPH_LESSONS, *VARIANT_RULES, "app.ipynb"]
+    positions = [text.find(f"]({name})") for name in order]
+    assert -1 not in positions and positions == sorted(positions)
+    lessons = [*RULES_PARTS, *GRAPH_LESSONS, *VARIANT_RULES]
+    assert [lesson.notebook for lesson in curriculum.LESSONS] == lessons
+    curriculum.check(NOTEBOOKS)  # raises if a lesson, an exercise or a time is wrong
+    # The page's table is the curriculum's, times within 10 minutes of today's estimate
+    # (so that a small edit to a lesson does not make the page wrong).
+    want = curriculum.teacher_table(NOTEBOOKS).splitlines()
+    shown = [line for line in text.splitlines() if line.startswith("| ")]
+    assert len(shown) == len(want), "regenerate the table with curriculum.teacher_table"
+    minutes = re.compile(r"\| (\d+) min \|")
+    for got, expected in zip(shown, want, strict=True):
+        assert minutes.sub("|", got) == minutes.sub("|", expected), expected
+        if minutes.search(expected):
+            a, b = (int(minutes.search(x).group(1)) for x in (got, expected))
+            assert abs(a - b) <= 10, (got, expected)
+
+
+def test_rules_parts_each_fit_in_half_an_hour():
+    from ttr_nb.teaching import curriculum
+
+    assert len(RULES_PARTS) >= 3
+    for name in RULES_PARTS:
+        assert curriculum.estimate_minutes(NOTEBOOKS / name) <= 30, name

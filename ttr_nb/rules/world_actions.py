@@ -1,0 +1,123 @@
+"""The actions only Rails & Sails World has: choosing a supply, building a harbor,
+exchanging pieces.
+
+Like every action they are frozen dataclasses that check their own field types
+(:meth:`field_problem`), so a malformed value from a save, a widget or a script
+is refused with a typed error naming the field, never a crash.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..actions import (
+    MAX_CARD_COUNT,
+    Payment,
+    _frozen,
+    _payment_problem,
+    describe_cards,
+    normal_payment,
+    register_action,
+    short,
+    whole_number,
+    word_problem,
+)
+
+__all__ = ["BuildHarbor", "ChooseSupply", "ExchangePieces"]
+
+
+def _count_problem(value: Any, what: str) -> str | None:
+    if not whole_number(value):
+        return f"{what} must be a whole number, not {short(value)}"
+    if not -MAX_CARD_COUNT <= value <= MAX_CARD_COUNT:
+        return f"{what} must be between {-MAX_CARD_COUNT} and {MAX_CARD_COUNT}, not {short(value)}"
+    return None
+
+
+@register_action
+@dataclass(frozen=True)
+class ChooseSupply:
+    """At setup, keep ``trains`` trains and ``ships`` ships (60 in all); the rest go back
+    to the box. Chosen secretly: the others see the choice only once everyone has chosen."""
+
+    trains: int
+    ships: int
+
+    malformed_words = ("choose", "a supply of pieces")
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "trains", _frozen(self.trains))
+        object.__setattr__(self, "ships", _frozen(self.ships))
+
+    def field_problem(self) -> tuple[str, str] | None:
+        for name in ("trains", "ships"):
+            problem = _count_problem(getattr(self, name), f"the number of {name}")
+            if problem:
+                return name, problem
+        return None
+
+    def __str__(self) -> str:
+        return f"keep {short(self.trains)} trains and {short(self.ships)} ships"
+
+
+@register_action
+@dataclass(frozen=True)
+class BuildHarbor:
+    """Build one of the player's harbors in port ``city``, paying with ``cards``
+    (2 Train + 2 Ship cards of one colour with the harbor symbol; Wilds replace any)."""
+
+    city: str
+    cards: Payment
+
+    malformed_words = ("build", "a harbor")
+
+    def __post_init__(self) -> None:
+        normal = normal_payment(self.cards)
+        object.__setattr__(self, "cards", _frozen(self.cards) if normal is None else normal)
+        object.__setattr__(self, "city", _frozen(self.city))
+
+    @classmethod
+    def trusted(cls, city: str, cards: Payment) -> BuildHarbor:
+        """Build from an already sorted payment (the engine's hot path)."""
+        action = object.__new__(cls)
+        object.__setattr__(action, "city", city)
+        object.__setattr__(action, "cards", cards)
+        return action
+
+    def field_problem(self) -> tuple[str, str] | None:
+        problem = word_problem(self.city, "the harbor's city")
+        if problem:
+            return "city", problem
+        if normal_payment(self.cards) is None:
+            return "cards", _payment_problem(self.cards)
+        return None
+
+    def __str__(self) -> str:
+        return f"build a harbor in {short(self.city)} with {describe_cards(self.cards)}"
+
+
+@register_action
+@dataclass(frozen=True)
+class ExchangePieces:
+    """Take ``count`` pieces of kind ``take`` (``"train"`` or ``"ship"``) from the box and
+    put as many pieces of the other kind from the supply back; −1 point per piece."""
+
+    take: str
+    count: int
+
+    malformed_words = ("exchange", "pieces")
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "take", _frozen(self.take))
+        object.__setattr__(self, "count", _frozen(self.count))
+
+    def field_problem(self) -> tuple[str, str] | None:
+        problem = word_problem(self.take, "the kind of piece taken")
+        if problem:
+            return "take", problem
+        problem = _count_problem(self.count, "the number of pieces exchanged")
+        return ("count", problem) if problem else None
+
+    def __str__(self) -> str:
+        return f"take {short(self.count)} {short(self.take)} pieces from the box"

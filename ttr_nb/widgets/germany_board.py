@@ -1,0 +1,229 @@
+"""Germany on the board: passengers drawn at every city and country, and hover facts.
+
+* :func:`paint_passengers` is a pieces-layer painter (see
+  :data:`~ttr_nb.widgets.board.PiecePainter`): one small disc per passenger, in
+  the passenger's colour and with the colour's letter (R, K, G, Y, B, W) for
+  colour-blind players, arranged in an arc beside its city, on the side away
+  from the city's name. A country's passengers sit at the country's own point
+  (a small ring), joined by dotted lines to its spaces: they are taken through
+  any of them.
+* :func:`passenger_facts` is a hover :data:`~ttr_nb.widgets.board.FactProvider`:
+  the passengers waiting at a place, or at both ends of a route.
+* :func:`add_passengers` registers both on a :class:`~ttr_nb.widgets.BoardWidget`;
+  :func:`passenger_board` builds a board for a game with them (lessons).
+
+Both hooks do nothing unless ``pieces.game`` is a Germany game, so they can be
+registered on any board. Drawing uses ipycanvas batch calls (one
+``fill_circles``/``stroke_circles`` per colour) inside the board's
+``hold_canvas`` batch.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from ipycanvas import Canvas
+
+from ..rules.germany import BOARD_KEY, GermanyRules
+from . import style
+from .board import BoardPieces, BoardWidget
+from .geometry import CITY_RADIUS, BoardGeometry
+
+PASSENGER_RADIUS = 6.0
+RING = CITY_RADIUS + PASSENGER_RADIUS + 1.5  # distance from a city's centre to a disc's
+COUNTRY_STEP = 2 * PASSENGER_RADIUS + 1.5  # discs of a country side by side
+OUTLINE = "#222222"
+HALO = "#fffdf6"
+COUNTRY_LINK = "#8a6d3b"
+
+
+@dataclass(frozen=True)
+class PassengerMark:
+    """Where one passenger is drawn."""
+
+    place: str
+    colour: str
+    x: float
+    y: float
+
+    @property
+    def letter(self) -> str:
+        return style.swatch(self.colour).letter
+
+
+def _germany(pieces: BoardPieces) -> Any:
+    game = pieces.game
+    if game is None or not isinstance(getattr(game, "rules", None), GermanyRules):
+        return None
+    return game
+
+
+def _away_from_label(geometry: BoardGeometry, place: str) -> float:
+    """Angle (radians, canvas y down) pointing away from the place's name."""
+    x, y = geometry.positions[place]
+    label = geometry.city_labels.get(place)
+    if label is None:
+        return math.pi / 2  # below
+    lx = label.x + len(label.text) * 3.0  # the name's middle
+    ly = label.y - 4.0
+    return math.atan2(y - ly, x - lx)
+
+
+def passenger_marks(game: Any, geometry: BoardGeometry) -> list[PassengerMark]:
+    """Every passenger on the board with its drawing position (no drawing: testable).
+
+    Discs of one city form an arc centred on the side opposite the city's name,
+    one disc per passenger, grouped by colour.
+    """
+    rules: GermanyRules = game.rules
+    board = game.state.extras.get(BOARD_KEY, {})
+    countries = game.map.country_by_id
+    marks: list[PassengerMark] = []
+    step = (2 * PASSENGER_RADIUS + 1.0) / RING  # radians between discs on the ring
+    for place, waiting in board.items():
+        colours = [c for c in rules.passenger_colours for _ in range(waiting.get(c, 0))]
+        if place not in geometry.positions:
+            continue
+        x, y = geometry.positions[place]
+        if place in countries:
+            start = x - (len(colours) - 1) * COUNTRY_STEP / 2
+            marks += [
+                PassengerMark(place, c, start + i * COUNTRY_STEP, y) for i, c in enumerate(colours)
+            ]
+            continue
+        centre = _away_from_label(geometry, place)
+        first = centre - (len(colours) - 1) * step / 2
+        for i, colour in enumerate(colours):
+            angle = first + i * step
+            marks.append(
+                PassengerMark(place, colour, x + RING * math.cos(angle), y + RING * math.sin(angle))
+            )
+    return marks
+
+
+def paint_passengers(canvas: Canvas, geometry: BoardGeometry, pieces: BoardPieces) -> None:
+    """Pieces-layer painter: the passengers waiting on the board (Germany games only)."""
+    game = _germany(pieces)
+    if game is None:
+        return
+    marks = passenger_marks(game, geometry)
+    _draw_country_links(canvas, game, geometry)
+    if not marks:
+        return
+    by_colour: dict[str, list[PassengerMark]] = {}
+    for mark in marks:
+        by_colour.setdefault(mark.colour, []).append(mark)
+    for colour, group in by_colour.items():
+        canvas.fill_style = style.swatch(colour).fill
+        canvas.fill_circles(
+            np.array([m.x for m in group], dtype=float),
+            np.array([m.y for m in group], dtype=float),
+            PASSENGER_RADIUS,
+        )
+    xs = np.array([m.x for m in marks], dtype=float)
+    ys = np.array([m.y for m in marks], dtype=float)
+    # A light halo, then a dark rim: a passenger reads as a token, not a route space.
+    canvas.stroke_style = HALO
+    canvas.line_width = 3
+    canvas.stroke_circles(xs, ys, PASSENGER_RADIUS + 1.5)
+    canvas.stroke_style = OUTLINE
+    canvas.line_width = 1.5
+    canvas.stroke_circles(xs, ys, PASSENGER_RADIUS)
+    canvas.font = "bold 9px sans-serif"
+    canvas.text_align = "center"
+    canvas.text_baseline = "middle"
+    for colour, group in by_colour.items():
+        canvas.fill_style = style.swatch(colour).ink
+        for mark in group:
+            canvas.fill_text(mark.letter, mark.x, mark.y + 0.5)
+
+
+def _draw_country_links(canvas: Canvas, game: Any, geometry: BoardGeometry) -> None:
+    """Dotted lines from each country's point (where its passengers wait) to its spaces,
+    and a small ring at that point, which stays when the passengers are gone."""
+    points: list[tuple[float, float]] = []
+    hubs: list[tuple[float, float]] = []
+    for country in game.map.countries:
+        if country.id not in geometry.positions:
+            continue
+        cx, cy = geometry.positions[country.id]
+        hubs.append((cx, cy))
+        for space in game.map.cities:
+            if space.country == country.id and space.id in geometry.positions:
+                points += [(cx, cy), geometry.positions[space.id]]
+    if not hubs:
+        return
+    canvas.stroke_style = COUNTRY_LINK
+    canvas.line_width = 1
+    canvas.set_line_dash([2, 3])
+    canvas.stroke_line_segments(
+        np.array(points, dtype=float),
+        points_per_line_segment=np.full(len(points) // 2, 2, dtype=int),
+    )
+    canvas.set_line_dash([])
+    canvas.stroke_circles(
+        np.array([x for x, _ in hubs], dtype=float),
+        np.array([y for _, y in hubs], dtype=float),
+        PASSENGER_RADIUS + 1.5,
+    )
+
+
+def _waiting_html(rules: GermanyRules, waiting: dict[str, int]) -> str:
+    if not waiting:
+        return "no passenger left"
+    parts = []
+    for colour, n in waiting.items():
+        sw = style.swatch(colour)
+        parts.append(f"{n} {html.escape(colour)} ({sw.letter})")
+    total = sum(waiting.values())
+    return f"{total} passenger{'s' if total != 1 else ''}: " + ", ".join(parts)
+
+
+def passenger_facts(kind: str, ident: Any, pieces: BoardPieces) -> list[str]:
+    """Hover facts: the passengers at a place, or at both ends of a route."""
+    game = _germany(pieces)
+    if game is None:
+        return []
+    rules: GermanyRules = game.rules
+    state = game.state
+    if kind == "city":
+        place = rules.passenger_place.get(ident, ident)
+        line = _waiting_html(rules, rules.passengers_at(state, ident))
+        if place != ident:
+            country = html.escape(game.map.place_name(place))
+            spaces = sum(1 for c in game.map.cities if c.country == place)
+            return [f"{country}'s {line} (shared by its {spaces} spaces)"]
+        return [line]
+    if kind == "route" and ident in rules.route_places:
+        ends = []
+        for place in rules.route_places[ident]:
+            waiting = rules.passengers_at(state, place)
+            name = html.escape(game.map.place_name(place))
+            ends.append(f"{name}: {_waiting_html(rules, waiting)}")
+        return ["claiming takes one passenger from each end (" + "; ".join(ends) + ")"]
+    return []
+
+
+def add_passengers(view: BoardWidget) -> BoardWidget:
+    """Register the passenger painter and facts on ``view`` (once) and return it."""
+    if paint_passengers not in view.piece_painters:
+        view.piece_painters.append(paint_passengers)
+    if passenger_facts not in view.fact_providers:
+        view.fact_providers.append(passenger_facts)
+    return view
+
+
+def passenger_board(game: Any, highlight: Iterable[int] = (), **options: Any) -> BoardWidget:
+    """A board widget showing ``game`` with its passengers (refresh it with
+    :func:`ttr_nb.teaching.scenarios.refresh` after a move)."""
+    from ..teaching import scenarios
+
+    options.setdefault("max_height", 1000)
+    view = add_passengers(scenarios.board(game, **options))
+    scenarios.refresh(view, game, highlight)
+    return view
