@@ -7,7 +7,7 @@ only swaps HTML strings. Every colour shown also carries its letter.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..game import Game
@@ -32,6 +32,9 @@ APP_CSS = """
   text-align: left; }
 .ttr-table tr.ttr-current td { background: #fff4c2; font-weight: bold; }
 .ttr-table td.ttr-num, .ttr-table th.ttr-num { text-align: right; }
+.ttr-table tr.ttr-has-more td { border-bottom: none; }
+.ttr-table tr.ttr-more td { padding-top: 0; font-weight: normal; }
+.ttr-more-item { display: inline-block; margin-right: 12px; }
 .ttr-tickets-list { list-style: none; padding-left: 0; margin: 2px 0; font-size: 14px; }
 .ttr-tickets-list li { margin: 2px 0; }
 .ttr-done { color: #1d7a1d; font-weight: bold; }
@@ -64,7 +67,9 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
 .ttr-title { font-size: 17px; margin: 2px 0; }
 .ttr-main { display: flex !important; flex-flow: row nowrap !important; align-items: flex-start;
   gap: 14px; width: 100%; }
-.ttr-left { flex: 0 1 980px !important; min-width: 0 !important; }
+.ttr-left { flex: 0 1 980px !important; min-width: 0 !important;
+  flex-flow: row wrap !important; align-items: flex-start; gap: 0 14px; }
+.ttr-history-column { flex: 1 1 320px !important; }
 .ttr-play-column { flex: 1 1 380px !important; min-width: 300px !important; max-width: 520px; }
 .ttr-board-column, .ttr-history-column { min-width: 0 !important; }
 @media (max-width: 900px) {
@@ -76,6 +81,8 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
 }
 .ttr-face-up-row, .ttr-deck-row { flex-flow: row wrap !important; }
 .ttr-play-column .ttr-table th, .ttr-play-column .ttr-table td { padding: 3px 5px; }
+.ttr-play-column .ttr-table { font-size: 13px; }
+.ttr-play-column .ttr-table th { font-size: 12px; }
 .ttr-app .widget-button, .ttr-app .jupyter-button { white-space: normal; height: auto;
   min-height: 28px; line-height: 1.25; padding: 3px 10px; }
 .ttr-app .widget-dropdown, .ttr-app .widget-hbox, .ttr-app .widget-vbox { max-width: 100%; }
@@ -149,19 +156,41 @@ def describe_payment(game_map: Map, cards: Sequence[tuple[str, int]]) -> str:
     return " + ".join(parts) or "no cards"
 
 
-def hand_html(game_map: Map, hand: dict[str, int], title: str) -> str:
-    rows = []
-    for card in game_map.card_types:
-        count = hand.get(card.id, 0)
-        cls = "ttr-hand-row" + (" ttr-zero" if count == 0 else "")
-        rows.append(
-            f'<span class="{cls}" data-card="{html.escape(card.id)}">'
-            f"{chip(card.color)}{html.escape(card_name(card))} × <b>{count}</b></span>"
-        )
+MANY_CARD_KINDS = 12  # more kinds than this: the hand lists only the kinds held
+
+
+def hand_html(
+    game_map: Map,
+    hand: dict[str, int],
+    title: str,
+    name: Callable[[CardType], str] = card_name,
+) -> str:
+    """The cards held, one kind per chip. A game of few kinds lists every kind (those not
+    held dimmed); with many kinds (two decks) only the kinds held, one line per deck."""
+    decks = list(dict.fromkeys(card.deck for card in game_map.card_types))
+    many = len(game_map.card_types) > MANY_CARD_KINDS
+    lines = []
+    for deck in decks:
+        rows = []
+        for card in game_map.card_types:
+            count = hand.get(card.id, 0)
+            if card.deck != deck or (many and count == 0):
+                continue
+            cls = "ttr-hand-row" + (" ttr-zero" if count == 0 else "")
+            rows.append(
+                f'<span class="{cls}" data-card="{html.escape(card.id)}">'
+                f"{chip(card.color)}{html.escape(name(card))} × <b>{count}</b></span>"
+            )
+        if len(decks) > 1:
+            held = sum(hand.get(c.id, 0) for c in game_map.card_types if c.deck == deck)
+            kind = html.escape(deck.capitalize())
+            rows.insert(0, f"<span class='ttr-note'><b>{kind} cards ({held}):</b></span> ")
+            if not held:
+                rows.append("<span class='ttr-note'>none</span>")
+        lines.append(f"<div>{''.join(rows)}</div>")
     total = sum(hand.values())
-    return (
-        f"<h3>{html.escape(title)} ({total} card{'s' if total != 1 else ''})</h3>"
-        f"<div>{''.join(rows)}</div>"
+    return f"<h3>{html.escape(title)} ({total} card{'s' if total != 1 else ''})</h3>" + "".join(
+        lines
     )
 
 
@@ -171,14 +200,28 @@ def ticket_text(game_map: Map, ticket_id: int) -> str:
     return f"{places} ({ticket.points} points)"
 
 
-def tickets_html(game: Game, seat: int, title: str) -> str:
+def tickets_html(
+    game: Game,
+    seat: int,
+    title: str,
+    text: Callable[[int], str] | None = None,
+    progress: Callable[[int], str | None] | None = None,
+) -> str:
+    """The tickets of ``seat`` with their state; ``text`` and ``progress`` (plain text per
+    ticket id) let a variant word them, e.g. a tour's cities in order and how far it is."""
     status = game.ticket_status(seat)
     if not status:
         return f"<h3>{html.escape(title)}</h3><div class='ttr-note'>No tickets yet.</div>"
     items = []
     for ticket_id, done in status:
         mark = '<span class="ttr-done">✓ done</span>' if done else '<span class="ttr-open">○</span>'
-        items.append(f"<li>{mark} {html.escape(ticket_text(game.map, ticket_id))}</li>")
+        words = html.escape(text(ticket_id) if text else ticket_text(game.map, ticket_id))
+        how = progress(ticket_id) if progress else None
+        if how:
+            words += (
+                f' — <span class="{"ttr-done" if done else "ttr-open"}">{html.escape(how)}</span>'
+            )
+        items.append(f"<li data-ticket='{ticket_id}'>{mark} {words}</li>")
     done_count = sum(1 for _, d in status if d)
     return (
         f"<h3>{html.escape(title)} ({done_count} of {len(status)} completed)</h3>"
@@ -195,7 +238,11 @@ def scores_html(
     seat_kinds: Sequence[str],
     extra_columns: Sequence[tuple[str, list[str]]] = (),
 ) -> str:
-    """The players' table: points, pieces, cards, tickets, routes (+ variant columns)."""
+    """The players' table: points, pieces, cards, tickets, routes.
+
+    A variant's ``extra_columns`` (title, HTML per player) go on a line under each
+    player's row: the play column has no room for more columns.
+    """
     state = game.state
     scores = game.scores()
     rows = []
@@ -203,35 +250,51 @@ def scores_html(
         current = seat == state.current and not game.is_over
         kind = seat_kinds[seat] if seat < len(seat_kinds) else "human"
         kind_text = "human" if kind == "human" else f"{kind} bot"
-        extra = "".join(f"<td>{values[seat]}</td>" for _, values in extra_columns)
+        cls = ("ttr-current " if current else "") + ("ttr-has-more" if extra_columns else "")
+        pieces = "<br>".join(pieces_text({piece: n}) for piece, n in player.pieces.items())
         rows.append(
-            f"<tr class='{'ttr-current' if current else ''}'>"
+            f"<tr class='{cls.strip()}'>"
             f"<td>{'▶ ' if current else ''}{player_chip(seat)}{html.escape(player.name)}</td>"
             f"<td>{kind_text}</td>"
             f"<td class='ttr-num'>{scores[seat]['total']}</td>"
-            f"<td>{pieces_text(player.pieces)}</td>"
+            f"<td>{pieces}</td>"
             f"<td class='ttr-num'>{player.hand_size}</td>"
             f"<td class='ttr-num'>{len(player.tickets)}</td>"
-            f"<td class='ttr-num'>{len(player.routes)}</td>{extra}"
+            f"<td class='ttr-num'>{len(player.routes)}</td>"
             "</tr>"
         )
-    extra_head = "".join(f"<th>{html.escape(title)}</th>" for title, _ in extra_columns)
+        if extra_columns:
+            items = "".join(
+                f"<span class='ttr-more-item'><span class='ttr-note'>{html.escape(title)}:</span> "
+                f"{values[seat]}</span>"
+                for title, values in extra_columns
+            )
+            more_cls = "ttr-more" + (" ttr-current" if current else "")
+            rows.append(f"<tr class='{more_cls}'><td colspan='7'>{items}</td></tr>")
     return (
         "<h3>Players</h3><div style='overflow-x:auto'><table class='ttr-table'><tr>"
         "<th>player</th><th>seat</th><th class='ttr-num'>points</th><th>pieces left</th>"
         "<th class='ttr-num'>cards</th><th class='ttr-num'>tickets</th>"
-        f"<th class='ttr-num'>routes</th>{extra_head}</tr>" + "".join(rows) + "</table></div>"
+        "<th class='ttr-num'>routes</th></tr>" + "".join(rows) + "</table></div>"
     )
 
 
 def supply_html(game: Game) -> str:
+    """Cards left in each deck and its discards, and tickets left."""
     state = game.state
     tickets = sum(len(v) for v in state.ticket_decks.values())
-    parts = [
-        f"Deck: <b>{len(state.deck)}</b> cards",
-        f"discards: <b>{len(state.discard)}</b>",
-        f"tickets left: <b>{tickets}</b>",
-    ]
+    decks = game.rules.deck_names
+    parts = []
+    for deck in decks:
+        pile, discard = game.rules.piles(state, deck)
+        if len(decks) == 1:
+            parts += [f"Deck: <b>{len(pile)}</b> cards", f"discards: <b>{len(discard)}</b>"]
+        else:
+            parts.append(
+                f"{deck.capitalize()} deck: <b>{len(pile)}</b> cards "
+                f"(<b>{len(discard)}</b> discarded)"
+            )
+    parts.append(f"tickets left: <b>{tickets}</b>")
     return "<div class='ttr-note'>" + " · ".join(parts) + "</div>"
 
 
@@ -340,9 +403,13 @@ COMPONENT_NAMES = {
 }
 
 
-def result_html(game: Game, sections: Sequence[str] = ()) -> str:
+def result_html(
+    game: Game, sections: Sequence[str] = (), text: Callable[[int], str] | None = None
+) -> str:
     """The end screen: who won and why, the score by parts, every player's tickets
-    (the bots' too, revealed now), the longest trails, how the game ended."""
+    (the bots' too, revealed now; ``text`` words a ticket), the longest trails, how the
+    game ended."""
+    words = text or (lambda ticket_id: ticket_text(game.map, ticket_id))
     result = game.result()
     if result is None:
         return ""
@@ -383,8 +450,8 @@ def result_html(game: Game, sections: Sequence[str] = ()) -> str:
     for seat, player in enumerate(state.players):
         done = [t for t, ok in game.ticket_status(seat) if ok]
         missed = [t for t, ok in game.ticket_status(seat) if not ok]
-        done_text = ", ".join(html.escape(ticket_text(game.map, t)) for t in done) or "none"
-        missed_text = ", ".join(html.escape(ticket_text(game.map, t)) for t in missed) or "none"
+        done_text = ", ".join(html.escape(words(t)) for t in done) or "none"
+        missed_text = ", ".join(html.escape(words(t)) for t in missed) or "none"
         tickets.append(
             f"<li>{player_chip(seat)}<b>{html.escape(player.name)}</b>: completed "
             f"{len(done)} — {done_text}; <span class='ttr-missed'>missed {len(missed)} — "
