@@ -267,6 +267,8 @@ def voila(context: Any) -> Iterator[Voila]:
         "--no-browser",
         "--Voila.ip=127.0.0.1",
         f"--port={port}",
+        # A test is one visitor at a time, not a class: two warm kernels, not voila.json's 30.
+        "--ClassroomKernelManager.warm_kernels=2",
     ]
     with open(log, "w") as out:
         started = time.monotonic()
