@@ -40,20 +40,12 @@ from typing import Any
 
 import psutil
 
+from ttr_nb.chromium import CHROMIUM, FLAGS, OFFLINE
+
 REPO = Path(__file__).resolve().parent.parent
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-    # A classroom without internet: no name but 127.0.0.1 resolves.
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    *FLAGS,
+    OFFLINE,
     # Background tabs must not be throttled: every visitor is in front of their own screen.
     "--disable-background-timer-throttling",
     "--disable-renderer-backgrounding",
