@@ -30,7 +30,7 @@ from typing import Any
 
 from .actions import ClaimRoute, DrawBlind, DrawFaceUp, Pass
 from .algorithms import TicketUnreachableError
-from .bots import GreedyBot, board_planner
+from .bots import GreedyBot, board_planner, variant_hook
 from .game import Game
 
 __all__ = ["PlanFollower"]
@@ -190,8 +190,20 @@ class PlanFollower:
         if best is None:
             return None
         route, pay = best
-        pickups = rules.pickup_options(state, route)[0]
-        return ClaimRoute(route.id, pay, pickups)
+        return self.with_pickups(game, route, pay)
+
+    def with_pickups(self, game: Game, route: Any, pay: Any) -> ClaimRoute:
+        """The claim of ``route`` paid with ``pay``, taking what the variant values most
+        (Germany: the passengers its ``claim_bonus`` rates best; the first option when the
+        variant has no such hook or nothing to choose)."""
+        options = game.rules.pickup_options(game.state, route)
+        if len(options) == 1:
+            return ClaimRoute(route.id, pay, options[0])
+        bonus = variant_hook(game.rules.name, "claim_bonus")
+        claims = [ClaimRoute(route.id, pay, pick) for pick in options]
+        if bonus is None:
+            return claims[0]
+        return max(claims, key=lambda claim: bonus(game, claim))
 
     def _card_draw(self, game: Game, wanted: set[int], draws: list[Any]) -> Any:
         """A face-up card the plan needs (or a wild first card), else the deck it needs most."""
@@ -242,7 +254,7 @@ class PlanFollower:
         if best is None:
             return None
         route, pay = best
-        return ClaimRoute(route.id, pay, rules.pickup_options(state, route)[0])
+        return self.with_pickups(game, route, pay)
 
     def play_out(self, game: Game, max_actions: int = 2000) -> Game:
         """Play ``game`` to its end with this policy for every seat (in place)."""

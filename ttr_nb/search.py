@@ -77,7 +77,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from .bots import GreedyBot
+from .bots import GreedyBot, variant_hook
 from .determinise import Knowledge
 from .game import Game
 from .rollout import PlanFollower
@@ -331,7 +331,8 @@ class SearchBot:
         preferred = self.policy.choose(game)
         wanted = self.policy.wanted(game, seat) if state.phase == "play" else set()
         needed = {(route_by_id[r].kind, route_by_id[r].color) for r in wanted}
-        claims: dict[int, tuple[tuple[int, int], ClaimRoute]] = {}
+        bonus = variant_hook(game.rules.name, "claim_bonus")
+        claims: dict[int, tuple[tuple[float, int, int], ClaimRoute]] = {}
         face_up: dict[tuple[str, str], Any] = {}
         blind: list[Any] = []
         tickets: list[Any] = []
@@ -341,7 +342,9 @@ class SearchBot:
             if kind is ClaimRoute:
                 wilds = sum(n for c, n in action.cards if cards[c].wild)
                 plain = max((hand[c] for c, _ in action.cards if not cards[c].wild), default=0)
-                key = (-wilds, plain)
+                # What the claim takes besides the route (Germany: passengers) counts first.
+                extra = bonus(game, action) if bonus is not None and action.pickups else 0.0
+                key = (extra, -wilds, plain)
                 old = claims.get(action.route)
                 if old is None or key > old[0]:
                     claims[action.route] = (key, action)
