@@ -4,8 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8866
+SITE_PORT ?= 8000
+SITE_VENV := .venv-site
 
-.PHONY: app test setup lint unit browser-deps notebooks record-notebooks bench play clean
+.PHONY: app test setup lint unit browser-deps notebooks record-notebooks bench play clean \
+	site site-serve site-test site-bench npm-deps
 
 $(BIN)/ttr-nb: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -49,5 +52,35 @@ browser-deps:
 test: setup lint browser-deps
 	$(BIN)/python -m pytest -q
 
+# ---- static site: the app (Voici) and the lessons (JupyterLite) on Pyodide, no server
+$(SITE_VENV)/bin/voici: site/requirements.txt
+	$(PYTHON) -m venv $(SITE_VENV)
+	$(SITE_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(SITE_VENV)/bin/python -m pip install --quiet -r site/requirements.txt
+	touch $@
+
+# npm fetches the Pyodide runtime; install Debian's when missing (CI machines start bare).
+npm-deps:
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "installing Debian npm for the site build"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm) >/dev/null; }
+
+# Build _site/ (a folder any static web host can serve; see the README's Deployment).
+site: $(SITE_VENV)/bin/voici npm-deps
+	$(SITE_VENV)/bin/python tools/build_site.py --out _site
+
+site-serve:
+	@test -f _site/index.html || $(MAKE) site
+	@echo "ttr-nb static site: http://$(HOST):$(SITE_PORT)/  (Ctrl-C stops it)"
+	$(PYTHON) -m http.server --bind $(HOST) --directory _site $(SITE_PORT)
+
+# Builds the site and checks it in Chromium with the internet cut off.
+site-test: setup browser-deps site
+	TTR_SITE=_site $(BIN)/python -m pytest -q -s tests/test_site.py
+
+# Site size, cold start to a drawn board, time per bot move in Pyodide and CPython.
+site-bench: setup browser-deps site
+	$(BIN)/python tools/bench_site.py --site _site
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(SITE_VENV) .pytest_cache .ruff_cache _site build/site

@@ -149,6 +149,25 @@ JS_DRAW_TIMES = """
 """
 
 
+# Is an element inside the window, as laid out now (no scrolling)?
+JS_IN_VIEW = """
+(selector) => {
+  const el = document.querySelector(selector);
+  if (!el || el.offsetParent === null) return false;
+  const r = el.getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0
+    && r.right <= window.innerWidth;
+}
+"""
+
+JS_SCROLL_TOP = """
+() => {
+  for (const el of document.querySelectorAll('body, body *')) if (el.scrollTop) el.scrollTop = 0;
+  window.scrollTo(0, 0);
+}
+"""
+
+
 # --------------------------------------------------------------------- server
 @dataclass
 class Voila:
@@ -438,3 +457,16 @@ def summarise(samples: list[dict[str, float]]) -> dict[str, Any]:
 
 def wait_canvas_change(page: Any, before: int) -> None:
     page.wait_for_function(f"() => ({JS_CANVAS_SUM})() !== {before}", timeout=WAIT_MS)
+
+
+def at_width(page: Any, width: int, height: int) -> None:
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate(JS_SCROLL_TOP)
+    page.wait_for_timeout(400)  # layout and canvas scaling settle
+
+
+def window_shot(page: Any, name: str) -> Path:
+    """What the window shows, unscrolled (not the whole page)."""
+    path = ARTIFACTS / name
+    page.screenshot(path=str(path))
+    return path

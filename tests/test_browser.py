@@ -129,13 +129,14 @@ def test_human_plays_by_clicking(page: Any, voila: Voila, map_name: str) -> None
     geometry = geometry_for(page, map_name)
     teal = player_style(0).fill
 
-    # Keep the starting tickets, then watch one bot move and let the others play. (Where the
-    # tickets come from two decks, as in Germany, setup starts with a draw, and the app asks
-    # which mix of short and long tickets: take the first one offered.)
-    if not page.locator("button.ttr-keep").is_visible():
-        page.locator("button.ttr-draw-tickets").click()  # opens the question, no move yet
-        page.locator("button.ttr-prompt-ok").wait_for(state="visible", timeout=WAIT_MS)
+    # Keep the starting tickets, then watch one bot move and let the others play. Where the
+    # tickets come from a short and a long deck (Germany), the first tickets are not dealt:
+    # the app asks at once how many to draw from the long deck. Take the first mix offered.
+    if game_map.rules == "germany":
+        question = page.locator(".ttr-prompt-question").inner_text()
+        assert "How many should come from the long deck?" in question
         click_and_wait_moves(page, "button.ttr-prompt-ok")
+        assert "draws 4 tickets (4 short, 0 long)" in status(page)
     click_and_wait_moves(page, "button.ttr-keep")
     click_and_wait_moves(page, "button.ttr-bot-step")
     assert "Bot:" in status(page)

@@ -15,9 +15,12 @@ import pytest
 from browser import (
     ARTIFACTS,
     JS_CANVAS_PAINTED,
+    JS_IN_VIEW,
+    JS_SCROLL_TOP,
     VIEWPORT,
     WAIT_MS,
     Voila,
+    at_width,
     click_and_settle,
     click_and_wait_moves,
     context,
@@ -30,18 +33,8 @@ from browser import (
     status,
     total_moves,
     voila,
+    window_shot,
 )
-
-# Is an element inside the window, as laid out now (no scrolling)?
-JS_IN_VIEW = """
-(selector) => {
-  const el = document.querySelector(selector);
-  if (!el || el.offsetParent === null) return false;
-  const r = el.getBoundingClientRect();
-  return r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0
-    && r.right <= window.innerWidth;
-}
-"""
 
 # Visible buttons whose label does not fit (shown cut, with an ellipsis).
 JS_CUT_BUTTONS = """
@@ -49,26 +42,6 @@ JS_CUT_BUTTONS = """
   .filter(b => b.offsetParent !== null && b.scrollWidth > b.clientWidth + 1)
   .map(b => b.innerText)
 """
-
-JS_SCROLL_TOP = """
-() => {
-  for (const el of document.querySelectorAll('body, body *')) if (el.scrollTop) el.scrollTop = 0;
-  window.scrollTo(0, 0);
-}
-"""
-
-
-def at_width(page: Any, width: int, height: int) -> None:
-    page.set_viewport_size({"width": width, "height": height})
-    page.evaluate(JS_SCROLL_TOP)
-    page.wait_for_timeout(400)  # layout and canvas scaling settle
-
-
-def window_shot(page: Any, name: str) -> Path:
-    """What the window shows, unscrolled (not the whole page)."""
-    path = ARTIFACTS / name
-    page.screenshot(path=str(path))
-    return path
 
 
 @pytest.mark.parametrize(("width", "height"), [(1920, 1080), (1366, 768), (800, 600), (390, 844)])
@@ -180,6 +153,12 @@ def test_each_action_sends_little_to_the_page(page: Any, voila: Voila) -> None:
     page.on("websocket", on_socket)
     page.reload(wait_until="domcontentloaded")
     page.wait_for_function(JS_CANVAS_PAINTED, timeout=90_000, polling=100)
+    # The reloaded page offers to resume the game the browser kept: decline.
+    prompt = page.locator(".ttr-prompt")
+    prompt.wait_for(state="visible", timeout=WAIT_MS)
+    assert "Resume your last game" in prompt.inner_text()
+    page.locator("button.ttr-prompt-cancel").click()
+    prompt.wait_for(state="hidden", timeout=WAIT_MS)
     page.wait_for_timeout(1500)
     start_game(page, "usa", seed=26)
     click_and_wait_moves(page, "button.ttr-keep")

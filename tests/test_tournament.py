@@ -180,3 +180,18 @@ def test_command_line_prints_table_and_writes_plot_and_records(tmp_path, capsys)
     assert len(json.loads(records.read_text())["records"]) == 4
     with pytest.raises(SystemExit, match="unknown bot"):
         cli.main(["tournament", "--bots", "greedy,nobody", "--games", "2", "--quiet"])
+
+
+def test_in_the_browser_a_pool_of_processes_is_not_asked_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pyodide (the static site) cannot start processes: the games are played in turn."""
+
+    def no_processes(*_: object, **__: object) -> None:
+        raise AssertionError("asked for a process pool")
+
+    expected = run_tournament(["random", "random"], games=4, seed=2, workers=1, progress=False)
+    monkeypatch.setattr("sys.platform", "emscripten")
+    monkeypatch.setattr(cf, "ProcessPoolExecutor", no_processes)
+    result = run_tournament(["random", "random"], games=4, seed=2, workers=2, progress=False)
+    assert result.records == expected.records

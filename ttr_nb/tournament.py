@@ -30,6 +30,7 @@ import json
 import math
 import os
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -507,7 +508,9 @@ def run_tournament(
     result = TournamentResult(names, _map_name(map))
     start = time.perf_counter()
     numbers = list(range(games))
-    own_pool = executor is None and (workers or os.cpu_count() or 1) > 1
+    # Python in the browser (Pyodide) cannot start processes: play here, one by one.
+    can_fork = sys.platform != "emscripten"
+    own_pool = executor is None and can_fork and (workers or os.cpu_count() or 1) > 1
     if executor is None and not own_pool:
         with _bar(games, progress) as bar:
             for number in numbers:

@@ -297,6 +297,9 @@ class GameApp:
         self.map = game_map
         self.ui = variant_uis.ui_class(game_map.rules)(self)
         self.board.set_map(game_map)
+        # The column is as wide as the board is shown: beside a tall board (Germany's)
+        # the history fills the room left, under a wide one it wraps below.
+        self.board_column.layout.width = f"min(100%, {self.board.shown_width})"
         self.board.piece_painters[:] = [*self.ui.board_painters(), self._paint_trails]
         self.board.fact_providers[:] = self.ui.fact_providers()
         self.variant_box.children = tuple(self.ui.panels())
@@ -307,7 +310,7 @@ class GameApp:
         self._make_bots()
         self.board.select(None)
         if game is not None:
-            self.store.start(game, self.seat_kinds)
+            self.store.start(game)
         self.refresh(message)
         self.schedule_bots()
 
@@ -410,7 +413,7 @@ class GameApp:
         kept = self.game.replay(self.position)
         self.game = kept
         self._view_cache = None
-        self.store.start(kept, self.seat_kinds)
+        self.store.start(kept)
         self.refresh(
             f"Continuing from move {self.position}: {count(len(self.dropped_moves), 'later move')} "
             "set aside (Undo brings them back until the next move)."
@@ -428,7 +431,7 @@ class GameApp:
         self.dropped_moves = []
         self.position = len(game.history)
         self._view_cache = None
-        self.store.start(game, self.seat_kinds)
+        self.store.start(game)
         self.refresh(f"Restored {count(restored, 'move')}: back at move {self.position}.")
         self.schedule_bots()
 

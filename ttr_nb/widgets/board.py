@@ -439,8 +439,9 @@ class BoardWidget:
         self.canvas.layout.width = "100%"
         self.canvas.layout.height = "auto"
         fit = f"calc((100vh - {VIEWPORT_RESERVE_PX}px) * {width / height:.4f})"
+        self.shown_width = f"min({width}px, {fit})"  # CSS: how wide the board is shown at most
         self.canvas_box.layout = widgets.Layout(
-            width="100%", max_width=f"min({width}px, {fit})", min_width="240px"
+            width="100%", max_width=self.shown_width, min_width="240px"
         )
 
     # --------------------------------------------------------------- drawing

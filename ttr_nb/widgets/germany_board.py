@@ -9,6 +9,9 @@
   any of them.
 * :func:`passenger_facts` is a hover :data:`~ttr_nb.widgets.board.FactProvider`:
   the passengers waiting at a place, or at both ends of a route.
+* :func:`disc_spots` and :func:`paint_discs` place and draw lettered discs beside
+  any place; they are not tied to Germany's passengers (Märklin's tokens can
+  use them).
 * :func:`add_passengers` registers both on a :class:`~ttr_nb.widgets.BoardWidget`;
   :func:`passenger_board` builds a board for a game with them (lessons).
 
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +37,9 @@ from . import style
 from .board import BoardPieces, BoardWidget
 from .geometry import CITY_RADIUS, BoardGeometry
 
-PASSENGER_RADIUS = 6.0
+Point = tuple[float, float]
+
+PASSENGER_RADIUS = 8.5
 RING = CITY_RADIUS + PASSENGER_RADIUS + 1.5  # distance from a city's centre to a disc's
 COUNTRY_STEP = 2 * PASSENGER_RADIUS + 1.5  # discs of a country side by side
 OUTLINE = "#222222"
@@ -44,16 +49,21 @@ COUNTRY_LINK = "#8a6d3b"
 
 @dataclass(frozen=True)
 class PassengerMark:
-    """Where one passenger is drawn."""
+    """One lettered disc on the board: a passenger here (a Märklin token may reuse it).
+
+    ``colour`` is a colour of :func:`~ttr_nb.widgets.style.swatch` (fill and ink);
+    ``text`` is drawn on it (default: the colour's letter, for colour-blind players).
+    """
 
     place: str
     colour: str
     x: float
     y: float
+    text: str = ""
 
     @property
     def letter(self) -> str:
-        return style.swatch(self.colour).letter
+        return self.text or style.swatch(self.colour).letter
 
 
 def _germany(pieces: BoardPieces) -> Any:
@@ -74,6 +84,21 @@ def _away_from_label(geometry: BoardGeometry, place: str) -> float:
     return math.atan2(y - ly, x - lx)
 
 
+def disc_spots(geometry: BoardGeometry, place: str, n: int, row: bool = False) -> list[Point]:
+    """Centres of ``n`` discs beside ``place``: an arc around a city on the side away
+    from its name, or (``row``) a row centred on the place's point (a country's)."""
+    x, y = geometry.positions[place]
+    if row:
+        start = x - (n - 1) * COUNTRY_STEP / 2
+        return [(start + i * COUNTRY_STEP, y) for i in range(n)]
+    step = (2 * PASSENGER_RADIUS + 1.0) / RING  # radians between discs on the ring
+    first = _away_from_label(geometry, place) - (n - 1) * step / 2
+    return [
+        (x + RING * math.cos(first + i * step), y + RING * math.sin(first + i * step))
+        for i in range(n)
+    ]
+
+
 def passenger_marks(game: Any, geometry: BoardGeometry) -> list[PassengerMark]:
     """Every passenger on the board with its drawing position (no drawing: testable).
 
@@ -84,35 +109,21 @@ def passenger_marks(game: Any, geometry: BoardGeometry) -> list[PassengerMark]:
     board = game.state.extras.get(BOARD_KEY, {})
     countries = game.map.country_by_id
     marks: list[PassengerMark] = []
-    step = (2 * PASSENGER_RADIUS + 1.0) / RING  # radians between discs on the ring
     for place, waiting in board.items():
-        colours = [c for c in rules.passenger_colours for _ in range(waiting.get(c, 0))]
         if place not in geometry.positions:
             continue
-        x, y = geometry.positions[place]
-        if place in countries:
-            start = x - (len(colours) - 1) * COUNTRY_STEP / 2
-            marks += [
-                PassengerMark(place, c, start + i * COUNTRY_STEP, y) for i, c in enumerate(colours)
-            ]
-            continue
-        centre = _away_from_label(geometry, place)
-        first = centre - (len(colours) - 1) * step / 2
-        for i, colour in enumerate(colours):
-            angle = first + i * step
-            marks.append(
-                PassengerMark(place, colour, x + RING * math.cos(angle), y + RING * math.sin(angle))
-            )
+        colours = [c for c in rules.passenger_colours for _ in range(waiting.get(c, 0))]
+        spots = disc_spots(geometry, place, len(colours), row=place in countries)
+        marks += [
+            PassengerMark(place, colour, x, y)
+            for colour, (x, y) in zip(colours, spots, strict=True)
+        ]
     return marks
 
 
-def paint_passengers(canvas: Canvas, geometry: BoardGeometry, pieces: BoardPieces) -> None:
-    """Pieces-layer painter: the passengers waiting on the board (Germany games only)."""
-    game = _germany(pieces)
-    if game is None:
-        return
-    marks = passenger_marks(game, geometry)
-    _draw_country_links(canvas, game, geometry)
+def paint_discs(canvas: Canvas, marks: Sequence[PassengerMark]) -> None:
+    """Lettered discs in their colours, each with a light halo and a dark rim (so a disc
+    reads as a token, not a route space): one batch call per colour."""
     if not marks:
         return
     by_colour: dict[str, list[PassengerMark]] = {}
@@ -127,20 +138,28 @@ def paint_passengers(canvas: Canvas, geometry: BoardGeometry, pieces: BoardPiece
         )
     xs = np.array([m.x for m in marks], dtype=float)
     ys = np.array([m.y for m in marks], dtype=float)
-    # A light halo, then a dark rim: a passenger reads as a token, not a route space.
     canvas.stroke_style = HALO
     canvas.line_width = 3
     canvas.stroke_circles(xs, ys, PASSENGER_RADIUS + 1.5)
     canvas.stroke_style = OUTLINE
     canvas.line_width = 1.5
     canvas.stroke_circles(xs, ys, PASSENGER_RADIUS)
-    canvas.font = "bold 9px sans-serif"
+    canvas.font = "bold 12px sans-serif"
     canvas.text_align = "center"
     canvas.text_baseline = "middle"
     for colour, group in by_colour.items():
         canvas.fill_style = style.swatch(colour).ink
         for mark in group:
             canvas.fill_text(mark.letter, mark.x, mark.y + 0.5)
+
+
+def paint_passengers(canvas: Canvas, geometry: BoardGeometry, pieces: BoardPieces) -> None:
+    """Pieces-layer painter: the passengers waiting on the board (Germany games only)."""
+    game = _germany(pieces)
+    if game is None:
+        return
+    _draw_country_links(canvas, game, geometry)
+    paint_discs(canvas, passenger_marks(game, geometry))
 
 
 def _draw_country_links(canvas: Canvas, game: Any, geometry: BoardGeometry) -> None:

@@ -32,6 +32,9 @@ APP_CSS = """
   text-align: left; }
 .ttr-table tr.ttr-current td { background: #fff4c2; font-weight: bold; }
 .ttr-table td.ttr-num, .ttr-table th.ttr-num { text-align: right; }
+.ttr-table tr.ttr-has-more td { border-bottom: none; }
+.ttr-table tr.ttr-more td { padding-top: 0; font-weight: normal; }
+.ttr-more-item { display: inline-block; margin-right: 12px; }
 .ttr-tickets-list { list-style: none; padding-left: 0; margin: 2px 0; font-size: 14px; }
 .ttr-tickets-list li { margin: 2px 0; }
 .ttr-done { color: #1d7a1d; font-weight: bold; }
@@ -64,7 +67,9 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
 .ttr-title { font-size: 17px; margin: 2px 0; }
 .ttr-main { display: flex !important; flex-flow: row nowrap !important; align-items: flex-start;
   gap: 14px; width: 100%; }
-.ttr-left { flex: 0 1 980px !important; min-width: 0 !important; }
+.ttr-left { flex: 0 1 980px !important; min-width: 0 !important;
+  flex-flow: row wrap !important; align-items: flex-start; gap: 0 14px; }
+.ttr-history-column { flex: 1 1 320px !important; }
 .ttr-play-column { flex: 1 1 380px !important; min-width: 300px !important; max-width: 520px; }
 .ttr-board-column, .ttr-history-column { min-width: 0 !important; }
 @media (max-width: 900px) {
@@ -195,7 +200,11 @@ def scores_html(
     seat_kinds: Sequence[str],
     extra_columns: Sequence[tuple[str, list[str]]] = (),
 ) -> str:
-    """The players' table: points, pieces, cards, tickets, routes (+ variant columns)."""
+    """The players' table: points, pieces, cards, tickets, routes.
+
+    A variant's ``extra_columns`` (title, HTML per player) go on a line under each
+    player's row: the play column has no room for more columns.
+    """
     state = game.state
     scores = game.scores()
     rows = []
@@ -203,24 +212,31 @@ def scores_html(
         current = seat == state.current and not game.is_over
         kind = seat_kinds[seat] if seat < len(seat_kinds) else "human"
         kind_text = "human" if kind == "human" else f"{kind} bot"
-        extra = "".join(f"<td>{values[seat]}</td>" for _, values in extra_columns)
+        cls = ("ttr-current " if current else "") + ("ttr-has-more" if extra_columns else "")
         rows.append(
-            f"<tr class='{'ttr-current' if current else ''}'>"
+            f"<tr class='{cls.strip()}'>"
             f"<td>{'▶ ' if current else ''}{player_chip(seat)}{html.escape(player.name)}</td>"
             f"<td>{kind_text}</td>"
             f"<td class='ttr-num'>{scores[seat]['total']}</td>"
             f"<td>{pieces_text(player.pieces)}</td>"
             f"<td class='ttr-num'>{player.hand_size}</td>"
             f"<td class='ttr-num'>{len(player.tickets)}</td>"
-            f"<td class='ttr-num'>{len(player.routes)}</td>{extra}"
+            f"<td class='ttr-num'>{len(player.routes)}</td>"
             "</tr>"
         )
-    extra_head = "".join(f"<th>{html.escape(title)}</th>" for title, _ in extra_columns)
+        if extra_columns:
+            items = "".join(
+                f"<span class='ttr-more-item'><span class='ttr-note'>{html.escape(title)}:</span> "
+                f"{values[seat]}</span>"
+                for title, values in extra_columns
+            )
+            more_cls = "ttr-more" + (" ttr-current" if current else "")
+            rows.append(f"<tr class='{more_cls}'><td colspan='7'>{items}</td></tr>")
     return (
         "<h3>Players</h3><div style='overflow-x:auto'><table class='ttr-table'><tr>"
         "<th>player</th><th>seat</th><th class='ttr-num'>points</th><th>pieces left</th>"
         "<th class='ttr-num'>cards</th><th class='ttr-num'>tickets</th>"
-        f"<th class='ttr-num'>routes</th>{extra_head}</tr>" + "".join(rows) + "</table></div>"
+        "<th class='ttr-num'>routes</th></tr>" + "".join(rows) + "</table></div>"
     )
 
 

@@ -374,9 +374,11 @@ class ClaimPanel:
             advice = f"You can pay for it in {count(len(options), 'way')}: choose one and claim."
         else:
             advice = self._why_not(shown, route)
+        extra = self.app.ui.claim_note(view, route_id)
         self.selected_html.value = (
-            f"<h3>Selected route</h3><div>{facts}</div><div class='ttr-note'>"
-            f"{html.escape(advice)}</div>"
+            f"<h3>Selected route</h3><div>{facts}</div>"
+            + (f"<div class='ttr-claim-extra'>{html.escape(extra)}</div>" if extra else "")
+            + f"<div class='ttr-note'>{html.escape(advice)}</div>"
         )
         self.payment_picker.options = options
         if options:

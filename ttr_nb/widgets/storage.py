@@ -74,14 +74,14 @@ class BrowserStore(anywidget.AnyWidget):
     def on_stored(self, callback: Callable[[str | None], None]) -> None:
         self._listeners.append(callback)
 
-    def start(self, game: Game, seats: list[str]) -> None:
-        """Store a new game (its moves so far too)."""
+    def start(self, game: Game) -> None:
+        """Store a new game (its moves so far too), in the save format: a stored copy is
+        loaded back with :meth:`Game.from_json`, which refuses any other field."""
         header = {
             "format": SAVE_FORMAT,
             "map": game.map.id,
             "players": list(game.names),
             "seed": game.seed,
-            "seats": list(seats),
             "history": [
                 {"player": m.player, "action": action_to_dict(m.action)} for m in game.history
             ],

@@ -7,6 +7,7 @@ A variant module registers its class with :func:`register`.
 
 from __future__ import annotations
 
+from . import germany  # noqa: F401  (registers the Germany presentation)
 from .base import VARIANT_UIS, Shown, VariantUI, register, ui_class
 
 __all__ = ["VARIANT_UIS", "Shown", "VariantUI", "register", "ui_class"]

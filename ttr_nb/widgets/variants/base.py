@@ -67,6 +67,10 @@ class VariantUI:
         """How one way of claiming the selected route reads in the payment list."""
         return panels.describe_payment(view.map, action.cards)
 
+    def claim_note(self, view: Game, route_id: int) -> str:
+        """What else claiming the selected route does, in a sentence ("" for nothing)."""
+        return ""
+
     def choice_question(self, view: Game, actions: list[Any]) -> str:
         """The question asked when one click could mean several of ``actions``."""
         return "Which one?"
