@@ -40,6 +40,9 @@ __all__ = [
 ]
 
 
+BOUND_DEPTH = 4  # best_journey bounds trails of at most this many routes
+
+
 class NegativeCardBudgetError(ValueError):
     """The number of Passenger cards that may be spent is negative."""
 
@@ -184,7 +187,7 @@ def passenger_journeys(
 
     See Also
     --------
-    best_journey : only the most valuable journey, found much faster.
+    best_journey : only the most valuable journey (a branch-and-bound search).
     journey_trails : every trail, one by one.
 
     Notes
@@ -326,11 +329,12 @@ def best_journey(
 
     Notes
     -----
-    Branch and bound over the same trails as `passenger_journeys`: a trail stops
-    being extended once what it holds plus every value it has not collected yet
-    cannot beat the best journey found.  Still exponential in the worst case (the
-    problem is NP-hard, like the longest trail), but the bound cuts most branches
-    as soon as a good journey is known.
+    Branch and bound over the same trails as `passenger_journeys`, most valuable
+    neighbours first: a trail stops being extended once what it holds plus every
+    value still reachable over its unused routes cannot beat the best journey found
+    (computing that bound costs O(R) at each step).  Like the longest trail, it is still
+    exponential in the worst case, but the bound cuts most branches once a good
+    journey is known.
 
     Examples
     --------
@@ -351,7 +355,10 @@ def best_journey(
         if value < 0:
             raise NegativeTokenValueError(f"{place!r} is worth {value}")
         worth[k] = value if k else 0
-    adj, budget = net.adj, net.cards
+    budget = net.cards
+    # Most valuable neighbours first (free routes first at equal value): a good journey
+    # is found early, and the bound below then cuts more.
+    adj = [sorted(steps, key=lambda s: (-worth[s[2]], s[4], s[1])) for steps in net.adj]
     best: list = [(-1, 0, 0), None]  # (value, -cards, -routes), (path, cards)
     path: list[int] = []
 
@@ -370,8 +377,12 @@ def best_journey(
         return extra
 
     def walk(here: int, used: int, seen: int, cost: int, value: int) -> None:
-        # Every extension is worth at most this, and uses more routes.
-        if (value + reachable(here, used, seen, cost), -cost, -len(path)) <= best[0]:
+        # Every extension is worth at most this, and uses more routes. The bound costs a
+        # search of its own, so it is only worked out near the start of a trail, where
+        # cutting a branch saves the most.
+        if len(path) <= BOUND_DEPTH and (
+            (value + reachable(here, used, seen, cost), -cost, -len(path)) <= best[0]
+        ):
             return
         for bit, i, there, there_bit, price in adj[here]:
             if used & bit:

@@ -509,9 +509,13 @@ class MaerklinRules(TwoTicketDecks):
 
     def journey_text(self, state: GameState, seat: int, action: MovePassenger) -> str:
         """``the passenger in Berlin to Hannover and Bremen, collecting 4 + 2 = 6 points``."""
-        walked = self._walk(state, seat, action) if action.start in self.map.city_by_id else None
         start = self.place_text(action.start)
+        walked = None
+        if action.path and state.extras[BOARD_KEY].get(action.start) == seat:
+            walked = self._walk(state, seat, action)
         if not isinstance(walked, JourneyPlan):
+            if not action.path:
+                return f"the passenger in {start} (no route given)"
             return f"the passenger in {start} along routes {short(action.path)}"
         places = " → ".join(self.map.place_name(c) for c in walked.cities)
         if walked.tokens:

@@ -38,6 +38,7 @@ from .scenarios import (
     SEED,
     attempt,
     give_routes,
+    refresh,
     route_id,
     score_table,
     set_face_up,
@@ -49,7 +50,9 @@ from .scenarios import (
 
 __all__ = [
     "attempt",
+    "board",
     "collect",
+    "crowded_board",
     "describe",
     "face_up_row",
     "final_scoring",
@@ -64,9 +67,11 @@ __all__ = [
     "place_passenger",
     "placing",
     "plus4_claims",
+    "refresh",
     "rules_of",
     "score_table",
     "setup_position",
+    "show_journey",
     "stacks_text",
     "started",
     "tie_break",
@@ -215,6 +220,30 @@ def journeys_text(game: Game, start: str | None = None, limit: int | None = None
     return "\n".join(lines) or "no journey"
 
 
+# -------------------------------------------------------------------- board
+def board(game: Game, highlight: Iterable[int] = (), journey: Any = None, **options: Any) -> Any:
+    """The live board with merchandise stacks and passengers, and ``journey`` (a
+    :class:`MovePassenger` of the player to move) previewed: its routes, its start and
+    ``+value`` where it collects (see :mod:`ttr_nb.widgets.maerklin_board`)."""
+    from ..widgets.maerklin_board import maerklin_board
+
+    return maerklin_board(game, highlight, journey, **options)
+
+
+def show_journey(view: Any, game: Game, journey: MovePassenger | None = None) -> Any:
+    """Preview ``journey`` on ``view`` (None: clear it) and return a picture of the board
+    (for notebooks read without a kernel, like :func:`~ttr_nb.teaching.scenarios.refresh`)."""
+    from ..widgets.maerklin_board import JourneyPainter
+
+    for painter in view.piece_painters:
+        if isinstance(painter, JourneyPainter):
+            plan = None
+            if journey is not None:
+                plan = rules_of(game).plan(game.state, game.state.current, journey)
+            painter.show(plan, journey.path if journey is not None else ())
+    return refresh(view, game)
+
+
 # ---------------------------------------------------------------- scenarios
 def face_up_row() -> Game:
     """The face-up row shows a Locomotive, a Locomotive +4, a Passenger card, red and blue.
@@ -321,6 +350,16 @@ def late_game(players: int = 4, seed: int = 3) -> Game:
     """A game played to the end by greedy bots: a crowded board of claimed routes."""
     game = setup_position(players, seed)
     return play_out(game, [GreedyBot(seed * 10 + i) for i in range(players)])
+
+
+def crowded_board(players: int = 4, seed: int = 3) -> Game:
+    """The routes of :func:`late_game` on a fresh board: every stack full, no passenger yet,
+    Ada to play (a late-game network to search, with every token still to collect)."""
+    done = late_game(players, seed)
+    game = started(players, seed)
+    for seat, player in enumerate(done.state.players):
+        give_routes(game, seat, player.routes)
+    return game
 
 
 FINAL = (
