@@ -29,6 +29,7 @@ import pytest
 from ttr_nb import load_map
 from ttr_nb.rules import playable_maps
 from ttr_nb.widgets.geometry import board_geometry
+from ttr_nb.widgets.setup import SEAT_KINDS
 from ttr_nb.widgets.style import hex_to_rgb
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -353,6 +354,23 @@ def click_and_settle(page: Any, selector: str) -> None:
         ) from None
 
 
+def click_and_answer(page: Any, selector: str, answer: int = 0) -> None:
+    """Click; if the app asks which move is meant (its prompt), pick answer ``answer``
+    (0-based) and confirm. Waits until a move was made."""
+    before, moves = serial(page), total_moves(page)
+    page.locator(selector).click()
+    prompt_or_change = (
+        "(n) => Number(document.querySelector('.ttr-status-box [data-serial]')"
+        ".getAttribute('data-serial')) > n || (document.querySelector('.ttr-prompt') "
+        "&& document.querySelector('.ttr-prompt').offsetParent !== null)"
+    )
+    page.wait_for_function(prompt_or_change, arg=before, timeout=WAIT_MS)
+    if serial(page) == before:
+        page.locator(".ttr-prompt-choices input").nth(answer).check()
+        click_and_settle(page, "button.ttr-prompt-ok")
+    assert total_moves(page) > moves, f"{selector}: no move; status {status(page)!r}"
+
+
 def click_and_wait_moves(page: Any, selector: str, more: int = 1) -> None:
     """Click a button that makes moves and check that ``more`` moves were made."""
     before = total_moves(page)
@@ -373,19 +391,31 @@ def open_new_game_panel(page: Any) -> None:
         page.locator(".ttr-map select").wait_for(state="visible", timeout=WAIT_MS)
 
 
-def confirm_if_asked(page: Any, before: int) -> None:
-    """Answer yes if the app asks before closing the game in progress, then wait for it."""
-    prompt_or_change = (
-        "(n) => Number(document.querySelector('.ttr-status-box [data-serial]')"
-        ".getAttribute('data-serial')) > n || (document.querySelector('.ttr-prompt') "
-        "&& document.querySelector('.ttr-prompt').offsetParent !== null)"
-    )
-    page.wait_for_function(prompt_or_change, arg=before, timeout=WAIT_MS)
-    if serial(page) == before and page.locator(".ttr-prompt").is_visible():
-        click_and_settle(page, "button.ttr-prompt-ok")
+def confirm_if_asked(page: Any, before: int, question: str = "Start a new game") -> None:
+    """Answer yes if the app asks ``question`` before closing the game in progress.
+
+    The app either answers at once (its serial moves on) or opens the prompt first.
+    A prompt seen here may also be a stale one the kernel is about to close, so the
+    OK click is retried until the app has answered, with the question checked each time.
+    """
+    deadline = time.monotonic() + WAIT_MS / 1000
+    prompt = page.locator(".ttr-prompt")
+    while time.monotonic() < deadline:
+        if serial(page) > before:
+            return
+        if prompt.is_visible() and question in prompt.inner_text():
+            with contextlib.suppress(sync_api.TimeoutError):
+                page.locator("button.ttr-prompt-ok").click(timeout=2_000)
+        page.wait_for_timeout(200)
+    shoot(page, "failure.png")
+    raise AssertionError(f"the app did not answer; status {status(page)!r}")
 
 
-def start_game(page: Any, map_name: str, seed: int, players: int = 3) -> None:
+def start_game(
+    page: Any, map_name: str, seed: int, players: int = 3, kinds: list[str] | None = None
+) -> None:
+    """Start a game from the New game panel (``kinds``: each seat's kind, e.g. ``"human"``;
+    by default as the panel has them)."""
     open_new_game_panel(page)
     # ipywidgets writes the labels with no-break spaces.
     options = [
@@ -395,6 +425,9 @@ def start_game(page: Any, map_name: str, seed: int, players: int = 3) -> None:
     assert index is not None, f"no {map_name} in the map list {options}"
     page.locator(".ttr-map select").select_option(index=index)
     page.locator(".ttr-players select").select_option(label=str(players))
+    labels = {kind: label for label, kind in SEAT_KINDS}
+    for seat, kind in enumerate(kinds or []):
+        page.locator(f".ttr-seat-kind-{seat} select").select_option(label=labels[kind])
     seed_box = page.locator(".ttr-seed input")
     seed_box.fill(str(seed))
     seed_box.press("Enter")
@@ -409,12 +442,30 @@ def start_game(page: Any, map_name: str, seed: int, players: int = 3) -> None:
     assert expected in status(page)
 
 
+def board_view(page: Any) -> tuple[float, float, float]:
+    """The board's zoom and the board point at the canvas's top-left corner."""
+    level = page.locator(".ttr-zoom-level [data-zoom]")
+    if not level.count():
+        return 1.0, 0.0, 0.0
+    return tuple(float(level.get_attribute(f"data-{k}") or 0) for k in ("zoom", "x", "y"))
+
+
 def canvas_point(page: Any, x: float, y: float) -> tuple[float, float]:
-    """Page coordinates of canvas point (x, y) (the canvas may be displayed scaled)."""
-    box = page.locator(".ttr-board-canvas canvas").bounding_box()
+    """Page coordinates of board point (x, y): through the board's zoom and pan, and the
+    canvas's display scale. The board is scrolled into view first (Voilà's page scrolls)."""
+    zoom, view_x, view_y = board_view(page)
+    canvas = page.locator(".ttr-board-canvas canvas")
+    canvas.scroll_into_view_if_needed()
+    box = canvas.bounding_box()
     width = page.evaluate("() => document.querySelector('.ttr-board-canvas canvas').width")
     scale = box["width"] / width
-    return box["x"] + x * scale, box["y"] + y * scale
+    return box["x"] + (x - view_x) * zoom * scale, box["y"] + (y - view_y) * zoom * scale
+
+
+def pixel_point(page: Any, x: float, y: float) -> tuple[float, float]:
+    """Canvas pixel of board point (x, y) through the zoom and pan (for pixel reads)."""
+    zoom, view_x, view_y = board_view(page)
+    return (x - view_x) * zoom, (y - view_y) * zoom
 
 
 def geometry_for(page: Any, map_name: str):
@@ -426,9 +477,9 @@ def geometry_for(page: Any, map_name: str):
 
 
 def colour_share(page: Any, x: float, y: float, colour: str, radius: int = 3) -> float:
-    """Share of the pixels around (x, y) close to ``colour``."""
+    """Share of the canvas pixels around board point (x, y) close to ``colour``."""
     target = hex_to_rgb(colour)
-    pixels = page.evaluate(JS_PIXELS, [x, y, radius])
+    pixels = page.evaluate(JS_PIXELS, [*pixel_point(page, x, y), radius])
     close = sum(1 for p in pixels if sum(abs(p[i] - target[i]) for i in range(3)) < 60)
     return close / len(pixels)
 

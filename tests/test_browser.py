@@ -26,6 +26,7 @@ from browser import (
     _children,
     bots_until_me,
     canvas_point,
+    click_and_answer,
     click_and_settle,
     click_and_wait_moves,
     colour_share,
@@ -111,18 +112,7 @@ def test_every_map_renders(page: Any, map_name: str) -> None:
     shoot(page, f"map-{map_name}.png")
 
 
-# The app has no World controls yet (secret supply, refill deck, harbors, exchanges): they
-# come with the app's World module (issue 10, phase B). Strict: remove the mark then.
-APP_PENDING = {"world": "the app's World controls are not built yet (issue 10, phase B)"}
-HUMAN_PLAY_MAPS = [
-    pytest.param(m, marks=pytest.mark.xfail(strict=True, reason=APP_PENDING[m]))
-    if m in APP_PENDING
-    else m
-    for m in playable_maps()
-]
-
-
-@pytest.mark.parametrize("map_name", HUMAN_PLAY_MAPS)
+@pytest.mark.parametrize("map_name", playable_maps())
 def test_human_plays_by_clicking(page: Any, voila: Voila, map_name: str) -> None:
     start_game(page, map_name, seed=7)
     game_map = load_map(map_name)
@@ -141,14 +131,19 @@ def test_human_plays_by_clicking(page: Any, voila: Voila, map_name: str) -> None
     click_and_wait_moves(page, "button.ttr-bot-step")
     assert "Bot:" in status(page)
     bots_until_me(page)
+    # A variant's own setup step (World: each player's secret supply of pieces).
+    if page.locator(".ttr-supply-choice").is_visible():
+        click_and_wait_moves(page, "button.ttr-choose-supply")
+        bots_until_me(page)
 
-    # A face-up card (not a locomotive, so a second card follows), then a blind one.
+    # A face-up card (not a locomotive, so a second card follows), then a blind one. Where
+    # the app asks a further choice (World: the deck that refills the row), take the first.
     hand_title = page.locator(".ttr-hand h3").inner_text()
     face_up = page.locator("button.ttr-face-up:enabled")
     slot = next(
         i for i in range(face_up.count()) if not face_up.nth(i).inner_text().startswith("L")
     )
-    click_and_wait_moves(page, f"button.ttr-face-up-{_slot_class(face_up.nth(slot))}")
+    click_and_answer(page, f"button.ttr-face-up-{_slot_class(face_up.nth(slot))}")
     assert "takes the face-up" in status(page)
     click_and_wait_moves(page, "button.ttr-draw-blind")
     assert page.locator(".ttr-hand h3").inner_text() != hand_title
@@ -253,7 +248,7 @@ def test_save_download_and_load(page: Any) -> None:
     assert json.loads(text_box.input_value())["seed"] == 11
     before = serial(page)
     page.locator("button.ttr-load-text").click()
-    confirm_if_asked(page, before)  # the game in progress is closed only on a yes
+    confirm_if_asked(page, before, "Load the text box")  # closed only on a yes
     assert "Loaded" in status(page)
     shoot(page, "save-and-load.png")
     no_errors(page)

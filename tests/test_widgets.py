@@ -211,7 +211,7 @@ def test_draw_blind_changes_the_hand(app: GameApp) -> None:
     assert app.view.state.players[0].hand_size == before + 2
     assert not app.human_to_move()  # the bots' turn now
     assert not app.bot_panel.step_button.disabled
-    assert deck.disabled and deck.tooltip == "Not your turn"
+    assert deck.disabled and deck.tooltip == "Wait for your turn."
 
 
 def test_face_up_buttons_show_letters_and_obey_the_rules(app: GameApp) -> None:

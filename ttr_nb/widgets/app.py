@@ -30,7 +30,8 @@ from ..maps import Map, load_map
 from ..rules import playable_maps
 from . import panels
 from . import variants as variant_uis
-from .board import BoardPieces, BoardWidget, outline_routes
+from .board import BoardPieces, BoardWidget
+from .board_art import outline_routes
 from .controls import Note, Prompt, count
 from .files import FilesPanel
 from .play import CardsPanel, ClaimPanel, HandPanel, OfferPanel, TurnHeader
@@ -121,6 +122,7 @@ class GameApp:
         self.about_html = widgets.HTML(_dom_classes=["ttr-about-text"])
         self.key_html = widgets.HTML(_dom_classes=["ttr-key"])
         self.variant_box = widgets.VBox(_dom_classes=["ttr-variant-panels"])
+        self.variant_top_box = widgets.VBox(_dom_classes=["ttr-variant-top-panels"])
         self.new_game_box = widgets.Accordion(
             children=[self.setup.widget], _dom_classes=["ttr-new-game"]
         )
@@ -131,6 +133,7 @@ class GameApp:
                 self.prompt.widget,
                 self.result_html,
                 self.turn.widget,
+                self.variant_top_box,
                 self.offer.widget,
                 self.cards.widget,
                 self.claim.widget,
@@ -303,6 +306,7 @@ class GameApp:
         self.board.piece_painters[:] = [*self.ui.board_painters(), self._paint_trails]
         self.board.fact_providers[:] = self.ui.fact_providers()
         self.variant_box.children = tuple(self.ui.panels())
+        self.variant_top_box.children = tuple(self.ui.top_panels())
         self.key_html.value = f"<div class='ttr-note ttr-key-line'>{self.ui.colour_key()}</div>"
         self.position = len(game.history) if game else 0
         self.dropped_moves = []
@@ -612,7 +616,11 @@ class GameApp:
         assert self.game is not None
         self.log_html.value = panels.log_html(self.game, self.position)
         self.result_html.value = (
-            panels.result_html(view, self.ui.end_sections(view)) if view.is_over else ""
+            panels.result_html(
+                view, self.ui.end_sections(view), lambda t: self.ui.ticket_text(view, t)
+            )
+            if view.is_over
+            else ""
         )
         hint = self._turn_hint()
         self._set_status(f"{message} {hint}" if message and with_hint else message or hint, bad)
@@ -669,7 +677,8 @@ class GameApp:
             return f"{name}: choose the tickets to keep.{last}"
         if pending == "second_card":
             return f"{name}: take a second card.{last}"
-        return f"{name}: {panels.options_text(self.shown.legal)}.{last}"
+        step = self.ui.step_text(view)
+        return f"{name}: {step or panels.options_text(self.shown.legal)}.{last}"
 
     def _set_status(self, message: str, bad: bool = False) -> None:
         cls = "ttr-status ttr-bad" if bad else "ttr-status"

@@ -17,28 +17,35 @@ from __future__ import annotations
 
 import contextlib
 import html
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 import ipywidgets as widgets
-import numpy as np
 from ipycanvas import Canvas, MultiCanvas, hold_canvas
 from ipyevents import Event
 
 from ..maps import Map
+from . import board_art as art
 from . import style
-from .geometry import CITY_RADIUS, BoardGeometry, Space, board_geometry, board_size
+from .geometry import CITY_RADIUS, BoardGeometry, board_geometry, board_size
 from .safety import CallbackGuard
+from .viewport import ZOOM_STEP, Viewport
 
 # Places sit above the pieces so claimed trains never hide a city or its name.
 LAYER_STATIC, LAYER_PIECES, LAYER_PLACES, LAYER_OVERLAY = 0, 1, 2, 3
 LAYERS = 4
 HOVER_THROTTLE_MS = 80
+WHEEL_THROTTLE_MS = 60  # a trackpad sends dozens of wheel events a second: one step each 60 ms
+DRAG_PX = 5  # a press that moves further than this pans the board instead of clicking
 VIEWPORT_RESERVE_PX = 150  # window height kept for the title and status above the board
 HOVER_HINT = "Point at a route or a city to see its facts; click a route to select it."
+ZOOM_HELP = (
+    "Zoom: the wheel over the board, the buttons, or + and − with the board focused (0 shows "
+    "the whole board). Pan: drag the board, the arrow buttons, or Shift+arrows."
+)
 NO_ROUTE = -1
+PAN_KEYS = {"ArrowLeft": (-1, 0), "ArrowRight": (1, 0), "ArrowUp": (0, -1), "ArrowDown": (0, 1)}
 NO_PLACE = ""  # the picker's "nothing selected" entry (a None value would show a blank box)
 PLACE_KINDS = {
     "city": "city",
@@ -58,7 +65,10 @@ FactProvider = Callable[[str, Any, "BoardPieces"], list[str]]
 BOARD_CSS = """
 <style>
 .ttr-board-canvas canvas { pointer-events: none; }
-.ttr-board-canvas { cursor: crosshair; }
+.ttr-board-canvas { cursor: crosshair; overflow: hidden; }
+.ttr-board-canvas.ttr-zoomed { cursor: grab; }
+.ttr-zoom-row .widget-button { min-width: 34px; padding: 2px 8px; }
+.ttr-zoom-level { min-width: 4.5em; text-align: center; font-size: 13px; }
 .ttr-hover { min-height: 1.6em; font-size: 14px; }
 </style>
 """
@@ -104,10 +114,13 @@ class BoardWidget:
         self._syncing_picker = False
         self.draw_count = 0  # full static redraws, for tests and timing
         self._batching = False
+        self._drag: tuple[float, float, float, float] | None = None  # press point, view origin
+        self._dragged = False  # the last press panned: its click selects nothing
 
         self.map = game_map
         width, height = board_size(game_map, max_width, max_height)
         self.geometry = board_geometry(game_map, width, height)
+        self.view = Viewport(width, height)
         self.canvas = MultiCanvas(LAYERS, width=width, height=height)
         self._ready = [False] * LAYERS
         for index in range(LAYERS):
@@ -143,6 +156,27 @@ class BoardWidget:
             _dom_classes=["ttr-redraw"],
         )
         self.redraw_button.on_click(self.guard(lambda _b: self.redraw()))
+        self.zoom_level = widgets.HTML(_dom_classes=["ttr-zoom-level"])
+        self.zoom_row = widgets.HBox(
+            [
+                self._view_button(
+                    "−", "ttr-zoom-out", "Zoom out", lambda: self.zoom(1 / ZOOM_STEP)
+                ),
+                self.zoom_level,
+                self._view_button("+", "ttr-zoom-in", "Zoom in", lambda: self.zoom(ZOOM_STEP)),
+                self._view_button(
+                    "Whole board", "ttr-zoom-reset", "Show the whole board", self.reset_view
+                ),
+                self._view_button("←", "ttr-pan-left", "Look left", lambda: self.pan(-1, 0)),
+                self._view_button("↑", "ttr-pan-up", "Look up", lambda: self.pan(0, -1)),
+                self._view_button("↓", "ttr-pan-down", "Look down", lambda: self.pan(0, 1)),
+                self._view_button("→", "ttr-pan-right", "Look right", lambda: self.pan(1, 0)),
+            ],
+            layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
+            _dom_classes=["ttr-zoom-row"],
+        )
+        self.zoom_row.children[0].tooltip = ZOOM_HELP
+        self._show_view()
 
         self._move_events = Event(
             source=self.canvas_box,
@@ -151,11 +185,24 @@ class BoardWidget:
             throttle_or_debounce="throttle",
         )
         self._move_events.on_dom_event(self.guard(self._on_dom_event))
-        self._click_events = Event(source=self.canvas_box, watched_events=["click", "mouseleave"])
+        self._click_events = Event(
+            source=self.canvas_box,
+            watched_events=["click", "mouseleave", "mousedown", "mouseup"],
+        )
         self._click_events.on_dom_event(self.guard(self._on_dom_event))
+        # The wheel zooms the board, not the page (its default is prevented over the board).
+        self._wheel_events = Event(
+            source=self.canvas_box,
+            watched_events=["wheel"],
+            prevent_default_action=True,
+            wait=WHEEL_THROTTLE_MS,
+            throttle_or_debounce="throttle",
+        )
+        self._wheel_events.on_dom_event(self.guard(self._on_dom_event))
         # ipycanvas gives the canvas a tab stop and swallows every key there, Tab
         # included (a keyboard trap). Its keys reach the kernel, though: Tab moves
-        # the focus on, arrows step through the routes, Escape clears the selection.
+        # the focus on, arrows step through the routes, Escape clears the selection,
+        # + and - zoom, 0 shows the whole board, Shift+arrows pan.
         self.canvas.on_key_down(self.guard(self._on_key))
         self.focus_before: widgets.DOMWidget | None = None  # where Shift+Tab goes
 
@@ -164,6 +211,7 @@ class BoardWidget:
                 widgets.HTML(BOARD_CSS),
                 self.canvas_box,
                 self.hover_label,
+                self.zoom_row,
                 widgets.HBox(
                     [self.route_picker, self.clear_button, self.redraw_button],
                     layout=widgets.Layout(flex_flow="row wrap"),
@@ -203,6 +251,9 @@ class BoardWidget:
         self._show_facts(None)
         self.canvas.width, self.canvas.height = width, height
         self._size_layout(width, height)
+        self.view = Viewport(width, height)
+        self._drag = None
+        self._show_view()
         self._syncing_picker = True
         try:
             self.route_picker.options = self._picker_options()
@@ -248,8 +299,12 @@ class BoardWidget:
                 listener(route_id)
 
     def pointer(self, x: float, y: float, click: bool = False) -> tuple[str, Any] | None:
-        """Handle the pointer at canvas point (x, y): hover facts, and selection on click."""
-        hit = self.geometry.hit(x, y)
+        """Handle the pointer at canvas point (x, y): hover facts, and selection on click.
+
+        The canvas may show the board zoomed and panned: the point is mapped back to
+        the board before hit-testing.
+        """
+        hit = self.geometry.hit(*self.view.to_board(x, y))
         if hit != self.hovered:
             self.hovered = hit
             if hit is not None:
@@ -287,6 +342,60 @@ class BoardWidget:
             self.draw_static()
             self.draw_pieces()
             self.draw_overlay()
+
+    # ------------------------------------------------------------ zoom, pan
+    def zoom(self, factor: float, at: tuple[float, float] | None = None) -> bool:
+        """Zoom by ``factor`` about canvas point ``at`` (default: the middle)."""
+        return self._view_changed(self.view.zoom_by(factor, *(at or (None, None))))
+
+    def pan(self, right: int, down: int) -> bool:
+        """Look one step right (1) or left (-1), down (1) or up (-1)."""
+        return self._view_changed(self.view.pan_step(right, down))
+
+    def reset_view(self) -> bool:
+        """Show the whole board again."""
+        return self._view_changed(self.view.reset())
+
+    def show_route(self, route_id: int) -> bool:
+        """Zoomed in, bring a route that is out of view into the middle (after picking it
+        from the list or stepping to it with the keyboard)."""
+        shape = self.geometry.routes.get(route_id)
+        if shape is None:
+            return False
+        x, y = self.view.to_canvas(*shape.anchor)
+        width, height = self.size
+        if 0 <= x <= width and 0 <= y <= height:
+            return False
+        return self._view_changed(self.view.centre_on(*shape.anchor))
+
+    def _view_changed(self, changed: bool) -> bool:
+        if changed:
+            self._show_view()
+            self.redraw()
+        return changed
+
+    def _show_view(self) -> None:
+        view = self.view
+        self.zoom_level.value = (
+            f"<span data-zoom='{view.zoom:.10g}' data-x='{view.x:.10g}' data-y='{view.y:.10g}' "
+            f"title='{html.escape(ZOOM_HELP)}'>{round(view.zoom * 100)} %</span>"
+        )
+        if view.is_whole_board:
+            self.canvas_box.remove_class("ttr-zoomed")
+        else:
+            self.canvas_box.add_class("ttr-zoomed")
+
+    def _view_button(
+        self, label: str, cls: str, tooltip: str, then: Callable[[], Any]
+    ) -> widgets.Button:
+        view_button = widgets.Button(
+            description=label,
+            tooltip=tooltip,
+            _dom_classes=[cls],
+            layout=widgets.Layout(width="auto"),
+        )
+        view_button.on_click(self.guard(lambda _b: then()))
+        return view_button
 
     @contextlib.contextmanager
     def _batch(self) -> Iterator[None]:
@@ -376,6 +485,7 @@ class BoardWidget:
     def _on_dom_event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
         if kind == "mouseleave":
+            self._drag = None
             if self.hovered is not None:
                 self.hovered = None
                 self.draw_overlay()
@@ -386,10 +496,49 @@ class BoardWidget:
         scale_y = height / (event.get("boundingRectHeight") or height)
         x = float(event.get("relativeX", 0)) * scale_x
         y = float(event.get("relativeY", 0)) * scale_y
-        self.pointer(x, y, click=kind == "click")
+        if kind == "wheel":
+            delta = float(event.get("deltaY") or 0)
+            if delta:
+                self.zoom(ZOOM_STEP if delta < 0 else 1 / ZOOM_STEP, (x, y))
+            return
+        if kind == "mousedown":
+            self._drag, self._dragged = (x, y, self.view.x, self.view.y), False
+            return
+        if self._drag is not None and kind in ("mousemove", "mouseup"):
+            if kind == "mouseup" or int(event.get("buttons") or 0) & 1:
+                self._drag_to(x, y)
+            if kind == "mouseup":
+                self._drag = None
+                return
+            if int(event.get("buttons") or 0) & 1:
+                return
+            self._drag = None  # the button was released outside the board
+        if kind == "click" and self._dragged:
+            self._dragged = False  # the press panned the board: no selection
+            return
+        if kind in ("mousemove", "click"):
+            self.pointer(x, y, click=kind == "click")
+
+    def _drag_to(self, x: float, y: float) -> None:
+        """Pan so that the board point pressed stays under the pointer."""
+        assert self._drag is not None
+        x0, y0, view_x, view_y = self._drag
+        if not self._dragged and max(abs(x - x0), abs(y - y0)) <= DRAG_PX:
+            return
+        self._dragged = True
+        zoom = self.view.zoom
+        self._view_changed(self.view.move_to(view_x - (x - x0) / zoom, view_y - (y - y0) / zoom))
 
     def _on_key(self, key: str, shift: bool, ctrl: bool, meta: bool) -> None:
-        if key == "Tab":
+        if key in ("+", "="):
+            self.zoom(ZOOM_STEP)
+        elif key in ("-", "_"):
+            self.zoom(1 / ZOOM_STEP)
+        elif key == "0":
+            self.reset_view()
+        elif shift and key in PAN_KEYS:
+            self.pan(*PAN_KEYS[key])
+        elif key == "Tab":
             target = self.focus_before if shift and self.focus_before else self.route_picker
             target.focus()
         elif key in ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"):
@@ -397,12 +546,15 @@ class BoardWidget:
             step = 1 if key in ("ArrowRight", "ArrowDown") else -1
             index = ids.index(self.selected) + step if self.selected in ids else 0
             self.select(ids[index % len(ids)])
+            self.show_route(ids[index % len(ids)])
         elif key == "Escape":
             self.select(None)
 
     def _on_picker(self, change: dict[str, Any]) -> None:
         if not self._syncing_picker:
             self.select(None if change["new"] == NO_ROUTE else change["new"])
+            if self.selected is not None:
+                self.show_route(self.selected)
 
     def _on_place_picker(self, change: dict[str, Any]) -> None:
         place = change["new"]
@@ -457,6 +609,12 @@ class BoardWidget:
             manager._current_canvas = None
         return layer
 
+    def _clear(self, layer: Canvas) -> None:
+        """Clear a whole layer, then draw in board coordinates through the zoom and pan."""
+        layer.reset_transform()  # clear() is a clearRect that the transform would shrink
+        layer.clear()
+        layer.set_transform(*self.view.transform())
+
     def draw_static(self) -> None:
         """The parts drawn once per map: routes, then cities and names (their own layer)."""
         self.draw_routes()
@@ -468,8 +626,8 @@ class BoardWidget:
         if layer is None:
             return
         with self._batch():
-            layer.clear()
-            _draw_places(layer, self.map, self.geometry)
+            self._clear(layer)
+            art.draw_places(layer, self.map, self.geometry)
 
     def draw_routes(self) -> None:
         """Background and every route's spaces with their colour letters."""
@@ -477,8 +635,8 @@ class BoardWidget:
         if layer is None:
             return
         with self._batch():
-            layer.clear()
-            _draw_routes(layer, self.map, self.geometry, *self.size)
+            self._clear(layer)
+            art.draw_routes(layer, self.map, self.geometry, *self.size)
         self.draw_count += 1
 
     def draw_pieces(self) -> None:
@@ -487,9 +645,9 @@ class BoardWidget:
         if layer is None:
             return
         with self._batch():
-            layer.clear()
-            _draw_highlights(layer, self.geometry, self.pieces.highlighted)
-            _draw_claims(layer, self.map, self.geometry, self.pieces.owner)
+            self._clear(layer)
+            art.draw_highlights(layer, self.geometry, self.pieces.highlighted)
+            art.draw_claims(layer, self.map, self.geometry, self.pieces.owner)
             for painter in self.piece_painters:
                 painter(layer, self.geometry, self.pieces)
 
@@ -499,268 +657,15 @@ class BoardWidget:
         if layer is None:
             return
         with self._batch():
-            layer.clear()
+            self._clear(layer)
             if self.hovered is not None:
                 kind, ident = self.hovered
                 if kind == "route" and ident != self.selected:
-                    _outline_route(layer, self.geometry, ident, style.HOVER, 2.5)
+                    art.outline_route(layer, self.geometry, ident, style.HOVER, 2.5)
                 elif kind == "city":
                     x, y = self.geometry.positions[ident]
                     layer.stroke_style = style.HOVER
                     layer.line_width = 3
                     layer.stroke_circle(x, y, CITY_RADIUS + 4)
             if self.selected is not None:
-                _outline_route(layer, self.geometry, self.selected, style.SELECTED, 3.5)
-
-
-# ------------------------------------------------------------------ batches
-@dataclass
-class _StaticArt:
-    space_points: np.ndarray
-    space_counts: np.ndarray
-    space_colours: np.ndarray
-    pair_lines: np.ndarray
-    pair_counts: np.ndarray
-    letters: dict[str, list[tuple[str, float, float]]]
-
-
-@cache
-def _static_art(game_map: Map, width: int, height: int) -> _StaticArt:
-    """Numpy batches for the static layer, built once per map and canvas size."""
-    geometry = board_geometry(game_map, width, height)
-    points: list[tuple[float, float]] = []
-    counts: list[int] = []
-    colours: list[tuple[int, int, int]] = []
-    pair_points: list[tuple[float, float]] = []
-    letters: dict[str, list[tuple[str, float, float]]] = {}
-    for rid, shape in geometry.routes.items():
-        route = game_map.route_by_id[rid]
-        sw = style.swatch(route.color)
-        rgb = style.hex_to_rgb(sw.fill)
-        for space in shape.spaces:
-            poly = space.oval() if route.kind == "ship" else space.corners()
-            points.extend(poly)
-            counts.append(len(poly))
-            colours.append(rgb)
-            if route.pair:
-                # A white stripe along the space marks a pair route.
-                d = space.half_length * 0.7
-                pair_points.extend(
-                    [
-                        (space.cx - space.ux * d, space.cy - space.uy * d),
-                        (space.cx + space.ux * d, space.cy + space.uy * d),
-                    ]
-                )
-            if sw.letter and space.half_length >= 4:
-                letters.setdefault(sw.ink, []).append((sw.letter, space.cx, space.cy))
-    return _StaticArt(
-        space_points=np.array(points, dtype=float).reshape(-1, 2),
-        space_counts=np.array(counts, dtype=int),
-        space_colours=np.array(colours, dtype=float).reshape(-1, 3),
-        pair_lines=np.array(pair_points, dtype=float).reshape(-1, 2),
-        pair_counts=np.full(len(pair_points) // 2, 2, dtype=int),
-        letters=letters,
-    )
-
-
-def _draw_routes(
-    layer: Canvas, game_map: Map, geometry: BoardGeometry, width: int, height: int
-) -> None:
-    """Background and every route's spaces with their colour letters (the static layer)."""
-    art = _static_art(game_map, width, height)
-    layer.fill_style = style.BOARD_BACKGROUND
-    layer.fill_rect(0, 0, width, height)
-    if geometry.seam is not None:
-        _draw_seam(layer, geometry, height)
-    layer.fill_styled_polygons(
-        art.space_points, art.space_colours, points_per_polygon=art.space_counts
-    )
-    layer.line_width = 1
-    layer.stroke_style = style.SPACE_OUTLINE
-    layer.stroke_polygons(art.space_points, points_per_polygon=art.space_counts)
-    if len(art.pair_lines):
-        layer.stroke_style = "#ffffff"
-        layer.line_width = 1.5
-        layer.stroke_line_segments(art.pair_lines, points_per_line_segment=art.pair_counts)
-    layer.font = "bold 8px sans-serif"
-    layer.text_align = "center"
-    layer.text_baseline = "middle"
-    for ink, items in art.letters.items():
-        layer.fill_style = ink
-        for text, x, y in items:
-            layer.fill_text(text, x, y)
-
-
-def _draw_seam(layer: Canvas, geometry: BoardGeometry, height: int) -> None:
-    west, east = geometry.seam or (0.0, 0.0)
-    layer.stroke_style = style.BOARD_EDGE
-    layer.line_width = 2
-    layer.set_line_dash([6, 6])
-    layer.stroke_line_segments(
-        np.array([[west, 4], [west, height - 4], [east, 4], [east, height - 4]], dtype=float),
-        points_per_line_segment=np.array([2, 2]),
-    )
-    layer.set_line_dash([])
-    layer.font = "italic 11px sans-serif"
-    layer.fill_style = "#8a7d5a"
-    layer.text_align = "center"
-    layer.text_baseline = "bottom"
-    layer.fill_text(
-        "the west and east edges join: routes leaving one edge come back at the other",
-        geometry.width / 2,
-        height - 6,
-    )
-
-
-def _draw_places(layer: Canvas, game_map: Map, geometry: BoardGeometry) -> None:
-    cities = [c for c in game_map.cities if c.kind == "city"]
-    junctions = [c for c in game_map.cities if c.kind == "junction"]
-    spaces = [c for c in game_map.cities if c.kind == "country_space"]
-    pos = geometry.positions
-    if cities:
-        xs = np.array([pos[c.id][0] for c in cities], dtype=float)
-        ys = np.array([pos[c.id][1] for c in cities], dtype=float)
-        layer.fill_style = style.CITY_FILL
-        layer.fill_circles(xs, ys, CITY_RADIUS)
-        layer.stroke_style = style.CITY_STROKE
-        layer.line_width = 2
-        layer.stroke_circles(xs, ys, CITY_RADIUS)
-    ports = [c for c in game_map.cities if c.port]
-    if ports:
-        layer.stroke_style = style.PORT_RING
-        layer.line_width = 2
-        layer.stroke_circles(
-            np.array([pos[c.id][0] for c in ports], dtype=float),
-            np.array([pos[c.id][1] for c in ports], dtype=float),
-            CITY_RADIUS + 3.5,
-        )
-    if spaces:
-        # Country spaces: a diamond, so they read as "not a city" without colour.
-        r = CITY_RADIUS + 2
-        diamonds = np.array(
-            [
-                [(x, y - r), (x + r, y), (x, y + r), (x - r, y)]
-                for x, y in (pos[c.id] for c in spaces)
-            ],
-            dtype=float,
-        )
-        layer.fill_style = style.COUNTRY_FILL
-        layer.fill_polygons(diamonds)
-        layer.stroke_style = style.COUNTRY_STROKE
-        layer.line_width = 2
-        layer.stroke_polygons(diamonds)
-    if junctions:
-        layer.fill_style = style.CITY_STROKE
-        layer.fill_circles(
-            np.array([pos[c.id][0] for c in junctions], dtype=float),
-            np.array([pos[c.id][1] for c in junctions], dtype=float),
-            3,
-        )
-    layer.text_align = "left"
-    layer.text_baseline = "alphabetic"
-    layer.line_width = 3
-    layer.stroke_style = style.LABEL_HALO
-    for kind, font in (("city", "bold 11px sans-serif"), ("country_space", "italic 11px serif")):
-        layer.font = font
-        layer.fill_style = style.LABEL_INK if kind == "city" else style.COUNTRY_STROKE
-        for c in game_map.cities:
-            label = geometry.city_labels.get(c.id)
-            if c.kind != kind or label is None:
-                continue
-            layer.stroke_text(label.text, label.x, label.y)
-            layer.fill_text(label.text, label.x, label.y)
-
-
-def _space_batch(
-    spaces: Iterable[Space], grow: float, oval: bool = False
-) -> tuple[np.ndarray, np.ndarray]:
-    points: list[tuple[float, float]] = []
-    counts: list[int] = []
-    for space in spaces:
-        poly = space.oval(grow=grow) if oval else space.corners(grow=grow)
-        points.extend(poly)
-        counts.append(len(poly))
-    return np.array(points, dtype=float).reshape(-1, 2), np.array(counts, dtype=int)
-
-
-def _draw_claims(
-    layer: Canvas, game_map: Map, geometry: BoardGeometry, owner: dict[int, int]
-) -> None:
-    if not owner:
-        return
-    points: list[tuple[float, float]] = []
-    counts: list[int] = []
-    colours: list[tuple[int, int, int]] = []
-    marks: dict[str, list[tuple[str, float, float]]] = {}
-    for rid, seat in sorted(owner.items()):
-        shape = geometry.routes.get(rid)
-        if shape is None:
-            continue
-        ps = style.player_style(seat)
-        rgb = style.hex_to_rgb(ps.fill)
-        ship = game_map.route_by_id[rid].kind == "ship"
-        for space in shape.spaces:
-            poly = space.oval(grow=1.5) if ship else space.corners(grow=1.5)
-            points.extend(poly)
-            counts.append(len(poly))
-            colours.append(rgb)
-            marks.setdefault(ps.ink, []).append((ps.mark, space.cx, space.cy))
-    flat = np.array(points, dtype=float)
-    per_polygon = np.array(counts, dtype=int)
-    layer.fill_styled_polygons(flat, np.array(colours, dtype=float), points_per_polygon=per_polygon)
-    layer.stroke_style = "#111111"
-    layer.line_width = 2
-    layer.stroke_polygons(flat, points_per_polygon=per_polygon)
-    layer.font = "bold 9px sans-serif"
-    layer.text_align = "center"
-    layer.text_baseline = "middle"
-    for ink, items in marks.items():
-        layer.fill_style = ink
-        for text, x, y in items:
-            layer.fill_text(text, x, y)
-
-
-def _draw_highlights(layer: Canvas, geometry: BoardGeometry, routes: frozenset[int]) -> None:
-    """A soft blue halo around routes (a halo, not a fill: a filled glow made gray routes
-    look yellow)."""
-    shapes = [geometry.routes[rid] for rid in sorted(routes) if rid in geometry.routes]
-    spaces = [space for shape in shapes for space in shape.spaces]
-    if not spaces:
-        return
-    points, counts = _space_batch(spaces, grow=3.0)
-    layer.global_alpha = 0.5
-    layer.stroke_style = style.CLAIMABLE
-    layer.line_width = 3
-    layer.stroke_polygons(points, points_per_polygon=counts)
-    layer.global_alpha = 1.0
-
-
-def _outline_route(
-    layer: Canvas, geometry: BoardGeometry, route_id: int, colour: str, width: float
-) -> None:
-    shape = geometry.routes.get(route_id)
-    if shape is None:
-        return
-    points, counts = _space_batch(shape.spaces, grow=2.5)
-    layer.stroke_style = colour
-    layer.line_width = width
-    layer.stroke_polygons(points, points_per_polygon=counts)
-
-
-def outline_routes(layer: Canvas, geometry: BoardGeometry, route_ids: list[int], seat: int) -> None:
-    """Outline routes boldly in a seat's colour (the end screen's longest trails)."""
-    spaces = [
-        space
-        for rid in route_ids
-        if rid in geometry.routes
-        for space in geometry.routes[rid].spaces
-    ]
-    if not spaces:
-        return
-    points, counts = _space_batch(spaces, grow=4.0)
-    layer.stroke_style = "#111111"
-    layer.line_width = 5
-    layer.stroke_polygons(points, points_per_polygon=counts)
-    layer.stroke_style = style.player_style(seat).fill
-    layer.line_width = 3
-    layer.stroke_polygons(points, points_per_polygon=counts)
+                art.outline_route(layer, self.geometry, self.selected, style.SELECTED, 3.5)

@@ -264,29 +264,23 @@ def board_svg(view: BoardWidget, title: str | None = None) -> str:
     Time and size grow linearly with the number of route spaces: a USA board
     is about 30 ms and 60 kB.
     """
-    from .board import (
-        _draw_claims,
-        _draw_highlights,
-        _draw_places,
-        _draw_routes,
-        _outline_route,
-    )
+    from .board_art import draw_claims, draw_highlights, draw_places, draw_routes, outline_route
     from .style import SELECTED
 
     width, height = view.size
     canvas = SvgCanvas(width, height)
-    _draw_routes(canvas, view.map, view.geometry, width, height)
-    _draw_highlights(canvas, view.geometry, view.pieces.highlighted)
-    _draw_claims(canvas, view.map, view.geometry, view.pieces.owner)
+    draw_routes(canvas, view.map, view.geometry, width, height)
+    draw_highlights(canvas, view.geometry, view.pieces.highlighted)
+    draw_claims(canvas, view.map, view.geometry, view.pieces.owner)
     for painter in view.piece_painters:
         try:
             painter(canvas, view.geometry, view.pieces)
         except AttributeError as exc:  # a canvas method SvgCanvas lacks: draw the rest
             name = getattr(painter, "__qualname__", repr(painter))
             log.warning("board picture drawn without painter %s: %s", name, exc)
-    _draw_places(canvas, view.map, view.geometry)
+    draw_places(canvas, view.map, view.geometry)
     if view.selected is not None:
-        _outline_route(canvas, view.geometry, view.selected, SELECTED, 3.5)
+        outline_route(canvas, view.geometry, view.selected, SELECTED, 3.5)
     return canvas.to_svg(title if title is not None else f"The {view.map.name} board")
 
 

@@ -35,6 +35,32 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
+def picker(description: str, cls: str, **options: Any) -> widgets.Dropdown:
+    """An empty dropdown of choices that fits (and wraps in) a narrow column."""
+    return widgets.Dropdown(
+        description=description,
+        options=[],
+        layout=widgets.Layout(width="auto", max_width="100%"),
+        _dom_classes=[cls],
+        **options,
+    )
+
+
+def offer_choices(picker: widgets.Dropdown, options: Sequence[tuple[str, Any]]) -> None:
+    """Set a dropdown's options, keeping its choice if still offered, else the first one.
+
+    (ipywidgets leaves the value empty when a dropdown gets options after having none.)
+    """
+    options = list(options)
+    if list(picker.options) == options:
+        return
+    values = [value for _, value in options]
+    keep = picker.value
+    picker.options = options
+    if values:
+        picker.value = keep if keep in values else values[0]
+
+
 class Note:
     """A one-line message area beside a group of controls."""
 

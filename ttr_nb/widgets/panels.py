@@ -7,7 +7,7 @@ only swaps HTML strings. Every colour shown also carries its letter.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..game import Game
@@ -81,6 +81,8 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
 }
 .ttr-face-up-row, .ttr-deck-row { flex-flow: row wrap !important; }
 .ttr-play-column .ttr-table th, .ttr-play-column .ttr-table td { padding: 3px 5px; }
+.ttr-play-column .ttr-table { font-size: 13px; }
+.ttr-play-column .ttr-table th { font-size: 12px; }
 .ttr-app .widget-button, .ttr-app .jupyter-button { white-space: normal; height: auto;
   min-height: 28px; line-height: 1.25; padding: 3px 10px; }
 .ttr-app .widget-dropdown, .ttr-app .widget-hbox, .ttr-app .widget-vbox { max-width: 100%; }
@@ -154,19 +156,41 @@ def describe_payment(game_map: Map, cards: Sequence[tuple[str, int]]) -> str:
     return " + ".join(parts) or "no cards"
 
 
-def hand_html(game_map: Map, hand: dict[str, int], title: str) -> str:
-    rows = []
-    for card in game_map.card_types:
-        count = hand.get(card.id, 0)
-        cls = "ttr-hand-row" + (" ttr-zero" if count == 0 else "")
-        rows.append(
-            f'<span class="{cls}" data-card="{html.escape(card.id)}">'
-            f"{chip(card.color)}{html.escape(card_name(card))} × <b>{count}</b></span>"
-        )
+MANY_CARD_KINDS = 12  # more kinds than this: the hand lists only the kinds held
+
+
+def hand_html(
+    game_map: Map,
+    hand: dict[str, int],
+    title: str,
+    name: Callable[[CardType], str] = card_name,
+) -> str:
+    """The cards held, one kind per chip. A game of few kinds lists every kind (those not
+    held dimmed); with many kinds (two decks) only the kinds held, one line per deck."""
+    decks = list(dict.fromkeys(card.deck for card in game_map.card_types))
+    many = len(game_map.card_types) > MANY_CARD_KINDS
+    lines = []
+    for deck in decks:
+        rows = []
+        for card in game_map.card_types:
+            count = hand.get(card.id, 0)
+            if card.deck != deck or (many and count == 0):
+                continue
+            cls = "ttr-hand-row" + (" ttr-zero" if count == 0 else "")
+            rows.append(
+                f'<span class="{cls}" data-card="{html.escape(card.id)}">'
+                f"{chip(card.color)}{html.escape(name(card))} × <b>{count}</b></span>"
+            )
+        if len(decks) > 1:
+            held = sum(hand.get(c.id, 0) for c in game_map.card_types if c.deck == deck)
+            kind = html.escape(deck.capitalize())
+            rows.insert(0, f"<span class='ttr-note'><b>{kind} cards ({held}):</b></span> ")
+            if not held:
+                rows.append("<span class='ttr-note'>none</span>")
+        lines.append(f"<div>{''.join(rows)}</div>")
     total = sum(hand.values())
-    return (
-        f"<h3>{html.escape(title)} ({total} card{'s' if total != 1 else ''})</h3>"
-        f"<div>{''.join(rows)}</div>"
+    return f"<h3>{html.escape(title)} ({total} card{'s' if total != 1 else ''})</h3>" + "".join(
+        lines
     )
 
 
@@ -176,14 +200,28 @@ def ticket_text(game_map: Map, ticket_id: int) -> str:
     return f"{places} ({ticket.points} points)"
 
 
-def tickets_html(game: Game, seat: int, title: str) -> str:
+def tickets_html(
+    game: Game,
+    seat: int,
+    title: str,
+    text: Callable[[int], str] | None = None,
+    progress: Callable[[int], str | None] | None = None,
+) -> str:
+    """The tickets of ``seat`` with their state; ``text`` and ``progress`` (plain text per
+    ticket id) let a variant word them, e.g. a tour's cities in order and how far it is."""
     status = game.ticket_status(seat)
     if not status:
         return f"<h3>{html.escape(title)}</h3><div class='ttr-note'>No tickets yet.</div>"
     items = []
     for ticket_id, done in status:
         mark = '<span class="ttr-done">✓ done</span>' if done else '<span class="ttr-open">○</span>'
-        items.append(f"<li>{mark} {html.escape(ticket_text(game.map, ticket_id))}</li>")
+        words = html.escape(text(ticket_id) if text else ticket_text(game.map, ticket_id))
+        how = progress(ticket_id) if progress else None
+        if how:
+            words += (
+                f' — <span class="{"ttr-done" if done else "ttr-open"}">{html.escape(how)}</span>'
+            )
+        items.append(f"<li data-ticket='{ticket_id}'>{mark} {words}</li>")
     done_count = sum(1 for _, d in status if d)
     return (
         f"<h3>{html.escape(title)} ({done_count} of {len(status)} completed)</h3>"
@@ -213,12 +251,13 @@ def scores_html(
         kind = seat_kinds[seat] if seat < len(seat_kinds) else "human"
         kind_text = "human" if kind == "human" else f"{kind} bot"
         cls = ("ttr-current " if current else "") + ("ttr-has-more" if extra_columns else "")
+        pieces = "<br>".join(pieces_text({piece: n}) for piece, n in player.pieces.items())
         rows.append(
             f"<tr class='{cls.strip()}'>"
             f"<td>{'▶ ' if current else ''}{player_chip(seat)}{html.escape(player.name)}</td>"
             f"<td>{kind_text}</td>"
             f"<td class='ttr-num'>{scores[seat]['total']}</td>"
-            f"<td>{pieces_text(player.pieces)}</td>"
+            f"<td>{pieces}</td>"
             f"<td class='ttr-num'>{player.hand_size}</td>"
             f"<td class='ttr-num'>{len(player.tickets)}</td>"
             f"<td class='ttr-num'>{len(player.routes)}</td>"
@@ -241,13 +280,21 @@ def scores_html(
 
 
 def supply_html(game: Game) -> str:
+    """Cards left in each deck and its discards, and tickets left."""
     state = game.state
     tickets = sum(len(v) for v in state.ticket_decks.values())
-    parts = [
-        f"Deck: <b>{len(state.deck)}</b> cards",
-        f"discards: <b>{len(state.discard)}</b>",
-        f"tickets left: <b>{tickets}</b>",
-    ]
+    decks = game.rules.deck_names
+    parts = []
+    for deck in decks:
+        pile, discard = game.rules.piles(state, deck)
+        if len(decks) == 1:
+            parts += [f"Deck: <b>{len(pile)}</b> cards", f"discards: <b>{len(discard)}</b>"]
+        else:
+            parts.append(
+                f"{deck.capitalize()} deck: <b>{len(pile)}</b> cards "
+                f"(<b>{len(discard)}</b> discarded)"
+            )
+    parts.append(f"tickets left: <b>{tickets}</b>")
     return "<div class='ttr-note'>" + " · ".join(parts) + "</div>"
 
 
@@ -356,9 +403,13 @@ COMPONENT_NAMES = {
 }
 
 
-def result_html(game: Game, sections: Sequence[str] = ()) -> str:
+def result_html(
+    game: Game, sections: Sequence[str] = (), text: Callable[[int], str] | None = None
+) -> str:
     """The end screen: who won and why, the score by parts, every player's tickets
-    (the bots' too, revealed now), the longest trails, how the game ended."""
+    (the bots' too, revealed now; ``text`` words a ticket), the longest trails, how the
+    game ended."""
+    words = text or (lambda ticket_id: ticket_text(game.map, ticket_id))
     result = game.result()
     if result is None:
         return ""
@@ -399,8 +450,8 @@ def result_html(game: Game, sections: Sequence[str] = ()) -> str:
     for seat, player in enumerate(state.players):
         done = [t for t, ok in game.ticket_status(seat) if ok]
         missed = [t for t, ok in game.ticket_status(seat) if not ok]
-        done_text = ", ".join(html.escape(ticket_text(game.map, t)) for t in done) or "none"
-        missed_text = ", ".join(html.escape(ticket_text(game.map, t)) for t in missed) or "none"
+        done_text = ", ".join(html.escape(words(t)) for t in done) or "none"
+        missed_text = ", ".join(html.escape(words(t)) for t in missed) or "none"
         tickets.append(
             f"<li>{player_chip(seat)}<b>{html.escape(player.name)}</b>: completed "
             f"{len(done)} — {done_text}; <span class='ttr-missed'>missed {len(missed)} — "

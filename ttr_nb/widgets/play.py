@@ -15,7 +15,7 @@ import ipywidgets as widgets
 
 from ..actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets
 from . import panels, style
-from .controls import Note, button, count
+from .controls import Note, button, count, offer_choices, picker
 from .variants import Shown
 
 if TYPE_CHECKING:
@@ -46,10 +46,12 @@ class TurnHeader:
             seat = state.current
             kind = "you" if self.app.is_human(seat) else f"{self.app.seat_kinds[seat]} bot"
             pending = {"second_card": " — second card", "keep_tickets": " — choosing tickets"}
-            phase = "choosing first tickets" if state.phase == "setup" else f"turn {state.turn}"
+            step = self.app.ui.step_text(view)
+            doing = f" — {html.escape(step)}" if step else pending.get(state.pending or "", "")
+            phase = "setup" if state.phase == "setup" else f"turn {state.turn}"
             text = (
                 f"To move: {panels.player_chip(seat)}<b>{html.escape(state.players[seat].name)}"
-                f"</b> ({kind}){pending.get(state.pending or '', '')} · "
+                f"</b> ({kind}){doing} · "
                 f"<span class='ttr-note'>{phase}, move {self.app.position}</span>"
             )
         last = panels.last_round_html(view)
@@ -63,19 +65,16 @@ class CardsPanel:
         self.app = app
         guard = app.guard
         self.face_up: list[widgets.Button] = []
-        self.face_up_row = widgets.HBox(_dom_classes=["ttr-face-up-row"])
+        self.face_up_rows = widgets.VBox(_dom_classes=["ttr-face-up-rows"])
+        self._row_boxes: list[tuple[widgets.HTML, widgets.HBox]] = []
         self.deck_buttons: dict[str, widgets.Button] = {}
+        self._decks: list[str] = []  # the decks of the game shown
         self.deck_row = widgets.HBox(_dom_classes=["ttr-deck-row"])
         self.tickets_button = button("Draw tickets", "ttr-draw-tickets")
         self.tickets_button.on_click(guard(lambda _b: self._draw_tickets()))
         self.supply_html = widgets.HTML(_dom_classes=["ttr-supply"])
         self.hint_html = widgets.HTML(_dom_classes=["ttr-draw-hint"])
-        self.other_moves = widgets.Dropdown(
-            description="Other move:",
-            options=[],
-            layout=widgets.Layout(width="auto", max_width="100%"),
-            _dom_classes=["ttr-other-moves"],
-        )
+        self.other_moves = picker("Other move:", "ttr-other-moves")
         self.other_button = button("Do it", "ttr-other-do")
         self.other_button.on_click(guard(lambda _b: self._other_move()))
         self.other_box = widgets.HBox(
@@ -85,7 +84,7 @@ class CardsPanel:
         self.widget = widgets.VBox(
             [
                 widgets.HTML("<h3>Cards</h3>"),
-                self.face_up_row,
+                self.face_up_rows,
                 self.hint_html,
                 widgets.HBox(
                     [self.deck_row, self.tickets_button],
@@ -107,11 +106,11 @@ class CardsPanel:
         slots = len(view.state.face_up)
         while len(self.face_up) < slots:
             self._add_face_up_button()
-        self.face_up_row.children = tuple(self.face_up[:slots])
         second = view.state.pending == "second_card"
         for slot, face_button in enumerate(self.face_up[:slots]):
             self._render_face_up(view, face_button, slot, shown, legal, second)
         self._render_decks(view, shown)
+        self._arrange_rows(view)
         tickets = [a for a in shown.legal if isinstance(a, DrawTickets)]
         self.tickets_button.disabled = not tickets
         self.tickets_button.tooltip = (
@@ -120,15 +119,16 @@ class CardsPanel:
             else self._why_not(shown, "tickets")
         )
         self.supply_html.value = panels.supply_html(view)
+        wild = self._wild_name(view)
         self.hint_html.value = (
-            "<div class='ttr-note'>Second card: take any face-up card but a locomotive, or "
-            "draw from the deck.</div>"
+            f"<div class='ttr-note'>Second card: take any face-up card but a {wild}, or "
+            f"draw from {'a' if len(self._decks) > 1 else 'the'} deck.</div>"
             if second and shown.acting
             else ""
         )
-        others = [a for a in shown.legal if not has_own_control(a)]
         ui = self.app.ui
-        self.other_moves.options = [(ui.label(view, a), a) for a in others]
+        others = [a for a in shown.legal if not has_own_control(a) and not ui.handles(a)]
+        offer_choices(self.other_moves, [(ui.label(view, a), a) for a in others])
         self.other_box.layout.display = "" if others else "none"
 
     def _render_face_up(
@@ -150,7 +150,7 @@ class CardsPanel:
             return
         card = view.map.card_by_id[card_id]
         sw = style.swatch(card.color)
-        name = panels.card_name(card)
+        name = self.app.ui.card_name(card)
         face_button.description = f"{sw.letter or '?'} {name}"
         face_button.style.button_color = sw.fill
         face_button.style.text_color = sw.ink
@@ -159,45 +159,70 @@ class CardsPanel:
         if takeable:
             face_button.tooltip = f"Take the face-up {name} (slot {slot + 1})"
         elif shown.acting and second and card.wild:
-            face_button.tooltip = "A face-up locomotive cannot be your second card"
+            face_button.tooltip = f"A face-up {name} cannot be your second card"
         else:
             face_button.tooltip = self._why_not(shown, "cards")
 
     def _render_decks(self, view: Any, shown: Shown) -> None:
-        decks = sorted({c.deck for c in view.map.card_types})
+        self._decks = decks = list(view.rules.deck_names)
         for deck in decks:
             if deck not in self.deck_buttons:
-                label = "Draw from the deck" if len(decks) == 1 else f"Draw from the {deck} deck"
-                deck_button = button(label, f"ttr-draw-blind-{deck}")
+                deck_button = button("", f"ttr-draw-blind-{deck}")
                 if deck == "train":
                     deck_button.add_class("ttr-draw-blind")
                 deck_button.on_click(self.app.guard(lambda _b, d=deck: self._draw_blind(d)))
                 self.deck_buttons[deck] = deck_button
-        self.deck_row.children = tuple(self.deck_buttons[d] for d in decks)
         for deck in decks:
             deck_button = self.deck_buttons[deck]
+            deck_button.description = (
+                "Draw from the deck" if len(decks) == 1 else f"Draw from the {deck} deck"
+            )
             can = any(isinstance(a, DrawBlind) and a.deck == deck for a in shown.legal)
             deck_button.disabled = not can
             deck_button.tooltip = (
                 "Take the top card, unseen" if can else self._why_not(shown, "deck")
             )
 
+    def _arrange_rows(self, view: Any) -> None:
+        """Face-up buttons in the variant's rows (each may end with its deck's button);
+        the other deck buttons in the deck row."""
+        rows = self.app.ui.card_rows(view)
+        while len(self._row_boxes) < len(rows):
+            i = len(self._row_boxes)
+            self._row_boxes.append(
+                (
+                    widgets.HTML(_dom_classes=["ttr-card-row-title"]),
+                    widgets.HBox(_dom_classes=["ttr-face-up-row", f"ttr-card-row-{i}"]),
+                )
+            )
+        placed = set()
+        children = []
+        for row, (title, box) in zip(rows, self._row_boxes, strict=False):
+            title.value = f"<div class='ttr-note'><b>{html.escape(row.title)}</b></div>"
+            items = [self.face_up[slot] for slot in row.slots]
+            if row.deck in self._decks:
+                items.append(self.deck_buttons[row.deck])
+                placed.add(row.deck)
+            box.children = tuple(items)
+            children += [title, box] if row.title else [box]
+        self.face_up_rows.children = tuple(children)
+        self.deck_row.children = tuple(self.deck_buttons[d] for d in self._decks if d not in placed)
+
+    def _wild_name(self, view: Any) -> str:
+        wild = next((c for c in view.map.card_types if c.wild), None)
+        return self.app.ui.card_name(wild) if wild else "wild card"
+
     def _why_not(self, shown: Shown, what: str) -> str:
         view = shown.view
-        if view is None or view.is_over:
-            return "The game is over"
-        if shown.in_past:
-            return "You are looking at an earlier move"
-        if not shown.acting:
-            return "Not your turn"
-        pending = view.state.pending
+        pending = view.state.pending if view is not None and shown.acting else None
         if pending == "keep_tickets":
             return "First choose which tickets to keep"
-        if pending == "second_card" and what == "tickets":
-            return "Take your second card first"
-        if what == "tickets":
-            return "No tickets are left to draw"
-        return "No card is left there"
+        if pending == "second_card":
+            return "Take your second card first" if what == "tickets" else "No card is left there"
+        blocked = shown.blocked()
+        if blocked:
+            return blocked
+        return "No tickets are left to draw" if what == "tickets" else "No card is left there"
 
     def _add_face_up_button(self) -> None:
         slot = len(self.face_up)
@@ -279,7 +304,7 @@ class OfferPanel:
         for i, ticket_id in enumerate(player.offer):
             box = widgets.Checkbox(
                 value=True,
-                description=panels.ticket_text(view.map, ticket_id),
+                description=self.app.ui.ticket_text(view, ticket_id),
                 indent=False,
                 layout=widgets.Layout(width="auto"),
                 _dom_classes=[f"ttr-offer-{i}"],
@@ -312,12 +337,7 @@ class ClaimPanel:
         guard = app.guard
         self.selected_html = widgets.HTML(_dom_classes=["ttr-selected"])
         self.claimable_html = widgets.HTML(_dom_classes=["ttr-claimable"])
-        self.payment_picker = widgets.Dropdown(
-            description="Pay with:",
-            options=[],
-            layout=widgets.Layout(width="auto", max_width="100%"),
-            _dom_classes=["ttr-payment"],
-        )
+        self.payment_picker = picker("Pay with:", "ttr-payment")
         self.claim_button = button("Claim this route", "ttr-claim")
         self.claim_button.style.button_color = "#cfe8cf"
         self.claim_button.on_click(guard(lambda _b: self._claim()))
@@ -408,15 +428,9 @@ class ClaimPanel:
 
     def _why_not(self, shown: Shown, route: Any) -> str:
         view = shown.view
-        assert view is not None
-        if view.is_over:
-            return "The game is over."
-        if shown.in_past:
-            return "You are looking at an earlier move: go to the latest move to play."
-        if not shown.acting:
-            return "Wait for your turn to claim it."
-        if view.state.pending is not None:
-            return "Finish the current action first (second card or tickets)."
+        blocked = shown.blocked()
+        if blocked or view is None:
+            return blocked or ""
         state = view.state
         reason = view.rules.route_problem(state, state.current, route)
         if reason:
@@ -458,7 +472,14 @@ class HandPanel:
             self.hand_html.value = self.tickets_html.value = ""
             return
         who = view.state.players[seat].name
+        ui = self.app.ui
         self.hand_html.value = panels.hand_html(
-            view.map, view.state.players[seat].hand, f"{who}'s hand"
+            view.map, view.state.players[seat].hand, f"{who}'s hand", ui.card_name
         )
-        self.tickets_html.value = panels.tickets_html(view, seat, f"{who}'s tickets")
+        self.tickets_html.value = panels.tickets_html(
+            view,
+            seat,
+            f"{who}'s tickets",
+            lambda ticket_id: ui.ticket_text(view, ticket_id),
+            lambda ticket_id: ui.ticket_progress(view, seat, ticket_id),
+        )

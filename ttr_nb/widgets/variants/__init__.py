@@ -7,7 +7,7 @@ A variant module registers its class with :func:`register`.
 
 from __future__ import annotations
 
-from . import germany  # noqa: F401  (registers the Germany presentation)
-from .base import VARIANT_UIS, Shown, VariantUI, register, ui_class
+from . import germany, world  # noqa: F401  (they register their presentations)
+from .base import VARIANT_UIS, CardRow, Shown, VariantUI, register, ui_class
 
-__all__ = ["VARIANT_UIS", "Shown", "VariantUI", "register", "ui_class"]
+__all__ = ["VARIANT_UIS", "CardRow", "Shown", "VariantUI", "register", "ui_class"]

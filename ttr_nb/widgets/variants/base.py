@@ -9,6 +9,7 @@ import ipywidgets as widgets
 
 from ...actions import ClaimRoute
 from ...game import Game
+from ...maps import CardType
 from .. import panels
 
 if TYPE_CHECKING:
@@ -25,6 +26,30 @@ class Shown:
     acting: bool = False  # a human may act (latest position, their turn, game not over)
     in_past: bool = False  # an earlier position of the timeline is shown
     viewer: int | None = None  # whose hand and tickets are shown
+
+    def blocked(self) -> str | None:
+        """Why the learner cannot act at all now (over, the past, not their turn, a step to
+        finish first), or None."""
+        view = self.view
+        if view is None or view.is_over:
+            return "The game is over."
+        if self.in_past:
+            return "You are looking at an earlier move: go to the latest move to play."
+        if not self.acting:
+            return "Wait for your turn."
+        if view.state.pending is not None:
+            return "Finish the current step first (the second card, or the tickets to keep)."
+        return None
+
+
+@dataclass(frozen=True)
+class CardRow:
+    """One row of the cards panel: a title, face-up slots, and the deck whose draw button
+    ends the row (None: the deck buttons stay in their own row)."""
+
+    title: str
+    slots: tuple[int, ...]
+    deck: str | None = None
 
 
 class VariantUI:
@@ -54,8 +79,21 @@ class VariantUI:
         """Extra panels shown in the play column, under the main actions."""
         return []
 
+    def top_panels(self) -> list[widgets.Widget]:
+        """Panels shown above the cards, where the player looks first (a setup choice)."""
+        return []
+
     def render(self, shown: Shown) -> None:
-        """Bring the extra panels up to date."""
+        """Bring the extra panels (both kinds) up to date."""
+
+    def handles(self, action: Any) -> bool:
+        """Does one of the variant's panels offer this action? (Then the generic
+        *Other move* list leaves it out.)"""
+        return False
+
+    def card_rows(self, view: Game) -> list[CardRow]:
+        """How the face-up cards are grouped: one untitled row of every slot."""
+        return [CardRow("", tuple(range(len(view.state.face_up))))]
 
     # --------------------------------------------------------------- words
     def label(self, view: Game, action: Any) -> str:
@@ -63,9 +101,26 @@ class VariantUI:
         text = view.rules.describe(view, action, imperative=True)
         return text[:1].upper() + text[1:]
 
+    def card_name(self, card: CardType) -> str:
+        """A card's short name on buttons and in the hand (``red``, ``locomotive``)."""
+        return panels.card_name(card)
+
+    def ticket_text(self, view: Game, ticket_id: int) -> str:
+        """A ticket in the hand, the offer and the end screen: ``Denver → El Paso (4 points)``."""
+        return panels.ticket_text(view.map, ticket_id)
+
+    def ticket_progress(self, view: Game, seat: int, ticket_id: int) -> str | None:
+        """How far ``seat`` is with a ticket, when ✓ done / ○ says too little (None)."""
+        return None
+
     def claim_label(self, view: Game, action: ClaimRoute) -> str:
         """How one way of claiming the selected route reads in the payment list."""
         return panels.describe_payment(view.map, action.cards)
+
+    def step_text(self, view: Game) -> str | None:
+        """What the player to move must do in a step of the variant's own (a setup
+        choice), in the imperative; None for the usual steps."""
+        return None
 
     def claim_note(self, view: Game, route_id: int) -> str:
         """What else claiming the selected route does, in a sentence ("" for nothing)."""
