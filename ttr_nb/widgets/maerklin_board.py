@@ -158,6 +158,7 @@ class JourneyPainter:
         self.plan: JourneyPlan | None = None
         self.path: tuple[int, ...] = ()
         self.reach: frozenset[str] = frozenset()  # cities to ring: where a passenger can go
+        self.drawn: tuple[Any, ...] | None = None  # (plan, reach) as last drawn on the board
 
     def show(self, plan: JourneyPlan | None, path: Sequence[int] = ()) -> None:
         self.plan, self.path = plan, tuple(path)
@@ -166,6 +167,7 @@ class JourneyPainter:
         game = _maerklin(pieces)
         if game is None:
             return
+        self.drawn = (self.plan, self.reach)
         pos = geometry.positions
         if self.reach:
             rings = [pos[c] for c in sorted(self.reach) if c in pos]

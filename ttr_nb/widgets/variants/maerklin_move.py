@@ -71,7 +71,9 @@ class MovePanel(ChoicePanel):
         )
         self.painter = painter
         self.button.style.button_color = "#cfe8cf"
-        self.passenger = picker("Passenger in:", "ttr-passenger-picker")
+        self.passenger = picker(
+            "Passenger in:", "ttr-passenger-picker", style={"description_width": "initial"}
+        )
         self.cards = picker(
             "Passenger cards to spend at most:",
             "ttr-journey-cards",
@@ -193,12 +195,16 @@ class MovePanel(ChoicePanel):
             self.painter.show(self._plans.get(action), action.path)
         else:
             self.painter.show(None)
-        self.app.board.draw_pieces()
+        self._redraw()
 
     def _clear_preview(self) -> None:
-        if self.painter.plan is not None or self.painter.reach:
-            self.painter.show(None)
-            self.painter.reach = frozenset()
+        self.painter.show(None)
+        self.painter.reach = frozenset()
+        self._redraw()
+
+    def _redraw(self) -> None:
+        """Redraw the pieces if the preview changed since the board last drew it."""
+        if self.painter.drawn != (self.painter.plan, self.painter.reach):
             self.app.board.draw_pieces()
 
     def act(self, choice: Any) -> None:
