@@ -28,7 +28,11 @@ MAX_SEED = 10**12
 
 def stand_in_words(game_map: Map) -> list[str]:
     """What of a map is a stand-in, in short words: ``board``, ``city colours``, ``tickets``."""
-    words = {"routes": "board", "cities.merchandise": "city colours"}
+    words = {
+        "routes": "board",
+        "cities.merchandise": "city colours",
+        "components.passenger_colors": "passenger colours",
+    }
     return [words.get(key, key.split(".")[-1].replace("_", " ")) for key in game_map.stand_in]
 
 
