@@ -7,7 +7,7 @@ PORT ?= 8866
 SITE_PORT ?= 8000
 SITE_VENV := .venv-site
 
-.PHONY: app test setup lint unit browser-deps notebooks record-notebooks bench play clean \
+.PHONY: app test setup lint unit browser-deps notebooks record-notebooks bench bench-load play clean \
 	site site-serve site-test site-bench npm-deps
 
 $(BIN)/ttr-nb: pyproject.toml
@@ -16,12 +16,27 @@ $(BIN)/ttr-nb: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $@
 
-setup: $(BIN)/ttr-nb
+# Voilà finds page templates in Jupyter's data folders: link the app's template ("ttr", named
+# in voila.json) into the venv's, so the copy in the repository is the one served.
+TEMPLATE := share/jupyter/voila/templates/ttr
+$(VENV)/$(TEMPLATE): | $(BIN)/ttr-nb
+	mkdir -p $(dir $@)
+	ln -sfn $(CURDIR)/$(TEMPLATE) $@
 
-# Serve the Voilà app on 127.0.0.1 and print its address.
+setup: $(BIN)/ttr-nb $(VENV)/$(TEMPLATE)
+
+# Serve the Voilà app on 127.0.0.1 and print its address (settings: voila.json, made for a
+# class of 30). WARM=2 keeps 2 kernels started for arriving visitors instead of 30.
 app: setup
 	@echo "ttr-nb app: http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
-	$(BIN)/voila notebooks/app.ipynb --no-browser --Voila.ip=$(HOST) --port=$(PORT)
+	$(BIN)/voila notebooks/app.ipynb --no-browser --Voila.ip=$(HOST) --port=$(PORT) \
+	  $(if $(WARM),--ClassroomKernelManager.warm_kernels=$(WARM))
+
+# A class arriving: VISITORS real Chromium pages within SPREAD seconds (figures, not a test).
+VISITORS ?= 30
+SPREAD ?= 30
+bench-load: setup browser-deps
+	$(BIN)/python tools/bench_load.py --visitors $(VISITORS) --spread $(SPREAD)
 
 play: setup
 	$(BIN)/ttr-nb play --map usa --players 3 --seed 7

@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 
 from ttr_nb import load_map
+from ttr_nb.chromium import CHROMIUM, FLAGS
 from ttr_nb.rules import playable_maps
 from ttr_nb.widgets.geometry import board_geometry
 from ttr_nb.widgets.setup import SEAT_KINDS
@@ -37,18 +38,7 @@ PlaywrightTimeout = sync_api.TimeoutError
 
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "test-artifacts"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
+CHROMIUM_FLAGS = FLAGS
 VIEWPORT = {"width": 1500, "height": 1000}
 WAIT_MS = 30_000
 
@@ -267,6 +257,8 @@ def voila(context: Any) -> Iterator[Voila]:
         "--no-browser",
         "--Voila.ip=127.0.0.1",
         f"--port={port}",
+        # A test is one visitor at a time, not a class: two warm kernels, not voila.json's 30.
+        "--ClassroomKernelManager.warm_kernels=2",
     ]
     with open(log, "w") as out:
         started = time.monotonic()

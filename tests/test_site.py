@@ -45,25 +45,14 @@ from browser import (
 )
 
 from ttr_nb import load_map
+from ttr_nb.chromium import CHROMIUM, FLAGS, OFFLINE
 from ttr_nb.widgets.style import player_style
 
 REPO = Path(__file__).resolve().parent.parent
 SITE = os.environ.get("TTR_SITE")
 ARTIFACTS = REPO / "test-artifacts"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")  # as in browser.py, plus:
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-    # No host name resolves: whatever slips past the request counter still cannot leave.
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
+# No host name resolves: whatever slips past the request counter still cannot leave.
+CHROMIUM_FLAGS = [*FLAGS, OFFLINE]
 VIEWPORT = {"width": 1500, "height": 1000}
 LOCAL_HOSTS = {"127.0.0.1"}
 START_MS = 300_000  # a cold start loads ~40 MB and starts Python in WebAssembly

@@ -24,19 +24,10 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
+from ttr_nb.chromium import CHROMIUM, FLAGS, OFFLINE
+
 REPO = Path(__file__).resolve().parent.parent
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
+CHROMIUM_FLAGS = [*FLAGS, OFFLINE]
 JS_BOARD_DRAWN = """
 () => {
   const c = document.querySelector('.ttr-board-canvas canvas');
@@ -161,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, default=REPO / "_site")
     parser.add_argument("--games", type=int, default=5, help="seeded games per bot kind")
-    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--chromium", default=CHROMIUM)
     args = parser.parse_args(argv)
     site = args.site.resolve()
     if not (site / "index.html").exists():

@@ -269,8 +269,12 @@ def _plural(n: int, word: str) -> str:
 
 
 def cards_text(game: Game, cards: dict[str, int]) -> str:
-    """``2 red, 1 locomotive`` in the map's card order; ``no cards`` when empty."""
-    parts = [f"{cards[c.id]} {c.id}" for c in game.map.card_types if cards.get(c.id)]
+    """``2 red, 2 locomotives`` in the map's card order; ``no cards`` when empty."""
+    parts = [
+        f"{cards[c.id]} {c.id}{'s' if c.wild and cards[c.id] != 1 else ''}"
+        for c in game.map.card_types
+        if cards.get(c.id)
+    ]
     return ", ".join(parts) or "no cards"
 
 
@@ -306,7 +310,8 @@ def describe(game: Game, players: Iterable[int] | None = None) -> str:
     """
     state = game.state
     seats = range(len(state.players)) if players is None else players
-    row = "  ".join(f"[{i}] {c or '—'}" for i, c in enumerate(state.face_up))
+    # Slots are shown 1 to 5, as a player counts them (and as the engine's messages do).
+    row = "  ".join(f"[{i}] {c or '—'}" for i, c in enumerate(state.face_up, start=1))
     tickets_left = sum(len(d) for d in state.ticket_decks.values())
     lines = [
         turn_text(game),
