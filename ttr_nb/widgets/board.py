@@ -38,7 +38,7 @@ LAYERS = 4
 HOVER_THROTTLE_MS = 80
 WHEEL_THROTTLE_MS = 60  # a trackpad sends dozens of wheel events a second: one step each 60 ms
 DRAG_PX = 5  # a press that moves further than this pans the board instead of clicking
-VIEWPORT_RESERVE_PX = 200  # window height kept above the board (title, key, status, setup bar)
+VIEWPORT_RESERVE_PX = 175  # window height kept above the board (title, key, status, setup bar)
 HOVER_HINT = "Point at a route or a city to see its facts; click a route to select it."
 ZOOM_HELP = (
     "Zoom: the wheel over the board, the buttons, or + and − with the board focused (0 shows "
