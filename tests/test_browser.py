@@ -120,9 +120,9 @@ def test_human_plays_by_clicking(page: Any, voila: Voila, map_name: str) -> None
     teal = player_style(0).fill
 
     # Keep the starting tickets, then watch one bot move and let the others play. Where the
-    # tickets come from a short and a long deck (Germany), the first tickets are not dealt:
-    # the app asks at once how many to draw from the long deck. Take the first mix offered.
-    if game_map.rules == "germany":
+    # tickets come from a short and a long deck (Germany, Märklin), the first tickets are not
+    # dealt: the app asks at once how many to draw from the long deck. Take the first mix.
+    if game_map.rules in ("germany", "maerklin"):
         question = page.locator(".ttr-prompt-question").inner_text()
         assert "How many should come from the long deck?" in question
         click_and_wait_moves(page, "button.ttr-prompt-ok")
@@ -188,7 +188,8 @@ def test_human_plays_by_clicking(page: Any, voila: Voila, map_name: str) -> None
     voila.timings["click_route_to_redraw_ms"] = summarise(samples)
     assert page.locator("button.ttr-claim").is_enabled()
 
-    claim = timed_click(page, lambda: click_and_wait_moves(page, "button.ttr-claim"))
+    # Where the claim asks a further choice (Märklin: place a passenger?), take the first.
+    claim = timed_click(page, lambda: click_and_answer(page, "button.ttr-claim"))
     voila.timings["click_claim_to_redraw_ms"] = summarise([claim])
     assert "claims" in status(page)
     assert colour_share(page, x, y, teal) > 0.3, "the claimed route is not in the player's colour"

@@ -1,4 +1,4 @@
-"""Published facts about the three shipped boards, checked on the JSON files themselves.
+"""Published facts about the shipped boards, checked on the JSON files themselves.
 
 The files are read with :mod:`json` and validated with :mod:`jsonschema` against
 ``maps/schema.json``, independently of the package's loader.
@@ -16,7 +16,7 @@ import jsonschema
 import pytest
 
 MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
-MAP_NAMES = ["usa", "germany", "world"]
+MAP_NAMES = ["usa", "germany", "maerklin", "world"]
 
 
 @cache
@@ -62,7 +62,13 @@ def test_header(name: str) -> None:
     assert doc["id"] == name
     assert doc["rules"] == name
     assert (
-        doc["name"] == {"usa": "USA", "germany": "Germany", "world": "Rails & Sails: World"}[name]
+        doc["name"]
+        == {
+            "usa": "USA",
+            "germany": "Germany",
+            "maerklin": "Märklin",
+            "world": "Rails & Sails: World",
+        }[name]
     )
 
 
@@ -134,6 +140,7 @@ def test_coordinates_real(name: str) -> None:
     boxes = {
         "usa": (25, 52, -125, -70),
         "germany": (47, 56, 5, 15),
+        "maerklin": (47, 56, 5, 15),
         "world": (-60, 75, -180, 180),
     }
     south, north, west, east = boxes[name]
@@ -511,3 +518,77 @@ def test_package_loader_agrees(name: str) -> None:
     assert [c.id for c in game_map.countries] == [c["id"] for c in doc.get("countries", [])]
     assert [r.id for r in game_map.routes] == [r["id"] for r in doc["routes"]]
     assert [t.id for t in game_map.tickets] == [t["id"] for t in doc["tickets"]]
+
+
+# --------------------------------------------------------------------------------------
+# Märklin: a stand-in board derived from Germany's, every unsourced fact flagged
+
+
+def test_maerklin_stand_ins_are_flagged_on_the_map_and_on_each_item() -> None:
+    doc = load("maerklin")
+    assert set(doc["stand_in"]) == {"routes", "cities.merchandise", "tickets", "countries"}
+    assert all({"a", "b", "length", "color"} <= set(r["estimated"]) for r in doc["routes"])
+    assert all({"cities", "points"} <= set(t["estimated"]) for t in doc["tickets"])
+    assert all("name" in c["estimated"] for c in doc["countries"])
+    cities = [c for c in doc["cities"] if c["kind"] == "city"]
+    berlin = next(c for c in cities if c["id"] == "berlin")
+    assert berlin["merchandise"] == "black" and "estimated" not in berlin  # sourced
+    assert all("merchandise" in c["estimated"] for c in cities if c["id"] != "berlin")
+
+
+def test_maerklin_board_is_the_germany_board() -> None:
+    doc, germany = load("maerklin"), load("germany")
+    same = ("id", "a", "b", "length", "color", "group")
+    assert [{k: r[k] for k in same} for r in doc["routes"]] == [
+        {k: r[k] for k in same} for r in germany["routes"]
+    ]
+    assert [c["id"] for c in doc["cities"]] == [c["id"] for c in germany["cities"]]
+    assert not any("passengers_at_setup" in c for c in doc["cities"] + doc["countries"])
+
+
+def test_maerklin_city_colours_follow_the_documented_rule() -> None:
+    doc = load("maerklin")
+    tracks = Counter(end for r in doc["routes"] for end in (r["a"], r["b"]))
+    colour = {c["id"]: c["merchandise"] for c in doc["cities"] if c["kind"] == "city"}
+    red = {"hamburg", "koeln", "frankfurt", "muenchen", "leipzig", "stuttgart"}
+    assert {c for c, k in colour.items() if k == "red"} == red
+    assert [c for c, k in colour.items() if k == "black"] == ["berlin"]
+    rest = sorted(set(colour) - red - {"berlin"}, key=lambda c: (-tracks[c], c))
+    assert {c for c, k in colour.items() if k == "yellow"} == set(rest[:12])
+    assert {c for c, k in colour.items() if k == "white"} == set(rest[12:])
+    assert len(rest[12:]) == 16
+
+
+def test_maerklin_tickets_follow_the_documented_rule() -> None:
+    doc, germany = load("maerklin"), load("germany")
+    for deck, low, high in (("short", 5, 11), ("long", 12, 22)):
+        pool = sorted(
+            (t for t in germany["tickets"] if t["deck"] == deck and low <= t["points"] <= high),
+            key=lambda t: (t["points"], t["id"]),
+        )
+        n = len(pool)
+        expected = [pool[int(i * (n - 1) / 22 + 0.5)]["id"] for i in range(23)]
+        chosen = sorted(t["id"] for t in doc["tickets"] if t["deck"] == deck)
+        assert chosen == sorted(expected)
+        values = [t["points"] for t in doc["tickets"] if t["deck"] == deck]
+        assert min(values) == low and max(values) == high
+    by_id = {t["id"]: t for t in germany["tickets"]}
+    for t in doc["tickets"]:
+        assert (t["cities"], t["points"]) == (by_id[t["id"]]["cities"], by_id[t["id"]]["points"])
+
+
+def test_maerklin_components() -> None:
+    comp = load("maerklin")["components"]
+    cards = {c["id"]: c for c in comp["cards"]}
+    assert sum(c["count"] for c in comp["cards"]) == 118
+    assert cards["locomotive4"] == {
+        "id": "locomotive4",
+        "color": "wild",
+        "count": 6,
+        "min_route_length": 4,
+    }
+    assert cards["passenger"]["passenger"] and cards["passenger"]["count"] == 10
+    assert comp["pieces"] == {"train": 45} and comp["passengers"] == 3
+    assert comp["bonuses"] == [{"id": "most_tickets", "points": 10}]
+    stacks = {s["city_color"]: s["stack"] for s in comp["merchandise_tokens"]}
+    assert stacks == {"black": [7, 6, 5, 4], "red": [4, 3, 2], "yellow": [3, 2, 1], "white": [2]}

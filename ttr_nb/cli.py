@@ -112,6 +112,70 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 PER_ACTION_GOAL = 2.0  # a variant's cost per action, at most this many times USA's
+JOURNEY_GOAL_MS = 5.0  # Märklin: a turn's legal actions, journeys included
+
+
+def _timed_legal_actions(game: Game) -> float:
+    """Seconds to list the legal actions, best of 5 (a busy machine only adds time)."""
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        game.legal_actions()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def _worst_legal_actions(map_name: str, count: int) -> tuple[float, str]:
+    """The slowest legal-actions listing over every turn of greedy and random 5-player games."""
+    from .bots import GreedyBot, RandomBot
+
+    worst, where = 0.0, ""
+    for g in range(count):
+        for kind in (GreedyBot, RandomBot):
+            game = new_game(map_name, players=5, seed=g)
+            bots = [kind(g * 10 + i) for i in range(5)]
+            while not game.is_over:
+                took = _timed_legal_actions(game)
+                if took > worst:
+                    worst = took
+                    where = f"{kind.name} game {g}, turn {game.state.turn}"
+                game.apply(bots[game.current_player].choose(game))
+    return worst, where
+
+
+def _worst_journey_listing(count: int) -> tuple[float, str]:
+    """Märklin's hardest case: each player of finished greedy games (2 to 5 players), with
+    3 passengers on the best-connected cities of their network and a Passenger card."""
+    from .bots import GreedyBot
+    from .rules.maerklin import BOARD_KEY, MaerklinRules
+
+    worst, where = 0.0, ""
+    for players in (2, 3, 4, 5):
+        for g in range(count):
+            game = play_out(
+                new_game("maerklin", players=players, seed=g),
+                [GreedyBot(g * 10 + i) for i in range(players)],
+            )
+            rules = game.rules
+            assert isinstance(rules, MaerklinRules)
+            state = game.state
+            state.phase, state.pending, state.final_turns_left = "play", None, None
+            for seat, player in enumerate(state.players):
+                degree: dict[str, int] = {}
+                for rid in player.routes:
+                    for end in game.map.route_by_id[rid].ends:
+                        if end in rules.stops:
+                            degree[end] = degree.get(end, 0) + 1
+                hubs = sorted(degree, key=lambda c: (-degree[c], c))[:3]
+                state.extras[BOARD_KEY] = dict.fromkeys(hubs, seat)
+                player.hand[rules.passenger_card] = max(1, player.hand[rules.passenger_card])
+                state.current = seat
+                took = _timed_legal_actions(game)
+                if took > worst:
+                    routes = len(player.routes)
+                    worst = took
+                    where = f"{players} players, game {g}, seat {seat + 1}: {routes} routes"
+    return worst, where
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -156,6 +220,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
             )
         elapsed = time.perf_counter() - start
         print(f"  greedy bots, 4 players: {count / elapsed:8.1f} games/s ({count} games)")
+        worst, where = _worst_legal_actions(map_name, count)
+        print(f"  legal actions, worst turn: {worst * 1e3:.2f} ms ({where})")
+        if map_name == "maerklin":
+            worst, where = _worst_journey_listing(count)
+            print(
+                f"  legal actions on end-of-game networks, 3 passengers and a Passenger card "
+                f"each: worst {worst * 1e3:.2f} ms ({where}; goal {JOURNEY_GOAL_MS:g} ms)"
+            )
     if "usa" in per_action and len(per_action) > 1:
         print("Cost per action against USA (random 2-player games):")
         for map_name, cost in per_action.items():

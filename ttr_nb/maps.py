@@ -54,6 +54,7 @@ class City(Shared):
     country: str | None = None
     port: bool = False
     passengers_at_setup: int = 0
+    merchandise: str | None = None  # Märklin: the colour of the city's token stack
     estimated: Mapping[str, str] = field(default_factory=_no_flags)
 
 
@@ -264,6 +265,7 @@ def map_from_data(data: Any, label: str = "<map>") -> Map:
             country=c.get("country"),
             port=c.get("port", False),
             passengers_at_setup=c.get("passengers_at_setup", 0),
+            merchandise=c.get("merchandise"),
             estimated=_flags(c),
         )
         for c in data["cities"]

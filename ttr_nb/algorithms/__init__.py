@@ -29,6 +29,10 @@ Euler trails (`euler`)
     one trail through every route, when there is one.
 Blocking (`blocking`)
     `ticket_cut`: the fewest claims that stop a ticket, by max-flow/min-cut.
+Passenger journeys (`journeys`)
+    `passenger_journeys`, `best_journey`, `greedy_journey` and `journey_trails`:
+    where a Märklin passenger can travel (a trail that collects a value at each
+    city it enters), and the most valuable journey, a maximum-weight trail.
 Centrality (`centrality`)
     `ticket_betweenness` and `ticket_route_betweenness`: how much of the
     tickets' shortest paths pass through a place or a route.
@@ -45,6 +49,17 @@ from .euler import (
     hierholzer_steps,
     odd_places,
 )
+from .journeys import (
+    DeadEndStartError,
+    Journey,
+    NegativeCardBudgetError,
+    NegativeTokenValueError,
+    best_journey,
+    greedy_journey,
+    journey_trails,
+    journey_value,
+    passenger_journeys,
+)
 from .longest_trail import NegativeRouteLengthError, longest_trail, longest_trail_length
 from .shortest_paths import (
     TicketPlan,
@@ -57,23 +72,32 @@ from .spanning import SpanningStep, kruskal_steps, minimum_spanning_routes, prim
 from .tours import tour_connected, tour_in_order, tour_trail
 
 __all__ = [
+    "DeadEndStartError",
     "HierholzerStep",
+    "Journey",
+    "NegativeCardBudgetError",
     "NegativeRouteLengthError",
+    "NegativeTokenValueError",
     "NotEulerianError",
     "SpanningStep",
     "TicketCut",
     "TicketPlan",
     "TicketPlanner",
     "TicketUnreachableError",
+    "best_journey",
     "connected_places",
     "euler_trail",
+    "greedy_journey",
     "has_euler_trail",
     "hierholzer_steps",
+    "journey_trails",
+    "journey_value",
     "kruskal_steps",
     "longest_trail",
     "longest_trail_length",
     "minimum_spanning_routes",
     "odd_places",
+    "passenger_journeys",
     "plan_ticket",
     "prim_steps",
     "route_graph",

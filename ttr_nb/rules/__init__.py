@@ -8,9 +8,15 @@ from ..errors import UnknownVariantError
 from ..maps import Map
 from .base import Rules
 from .germany import GermanyRules
+from .maerklin import MaerklinRules
 from .world import WorldRules
 
-VARIANTS: dict[str, type[Rules]] = {"usa": Rules, "germany": GermanyRules, "world": WorldRules}
+VARIANTS: dict[str, type[Rules]] = {
+    "usa": Rules,
+    "germany": GermanyRules,
+    "maerklin": MaerklinRules,
+    "world": WorldRules,
+}
 
 
 @cache

@@ -199,7 +199,7 @@ class Rules(FastHooks):
             if card is None:
                 state.face_up[i] = self.draw_card(state, rng, deck)
         for _ in range(self.max_face_up_resets):
-            if self.face_up_wilds(state) < self.face_up_wild_limit:
+            if not self.face_up_reset_due(state):
                 return
             state.discard.extend(c for c in state.face_up if c is not None)
             state.face_up = [None] * self.face_up_slots
@@ -209,12 +209,28 @@ class Rules(FastHooks):
     def face_up_wilds(self, state: GameState) -> int:
         return sum(1 for c in state.face_up if c is not None and self.cards[c].wild)
 
+    def face_up_reset_due(self, state: GameState) -> bool:
+        """Must the face-up row be discarded and dealt again? (three locomotives)
+
+        Variant hook: Märklin also resets on three Passenger cards, and counts only
+        plain Locomotives.
+        """
+        return self.face_up_wilds(state) >= self.face_up_wild_limit
+
+    def ends_draw(self, card_id: str) -> bool:
+        """Is taking this card face up the whole draw (and is it refused as a second card)?
+
+        Variant hook: every wild card in the base game; in Märklin only the plain
+        Locomotive (a Locomotive +4 is drawn like a colour card).
+        """
+        return self.cards[card_id].wild
+
     def can_draw_blind(self, state: GameState, deck: str = "train") -> bool:
         pile, discard = self.piles(state, deck)
         return bool(pile or discard)
 
     def can_draw_second(self, state: GameState) -> bool:
-        if any(c is not None and not self.cards[c].wild for c in state.face_up):
+        if any(c is not None and not self.ends_draw(c) for c in state.face_up):
             return True
         return any(self.can_draw_blind(state, deck) for deck in self.deck_names)
 
@@ -316,7 +332,10 @@ class Rules(FastHooks):
                 return f"they hold {self.count_text(cid, player.hand[cid])}, not {n}"
             if not self.card_fits(card, route):
                 if card.wild:
-                    return f"{cid} can only pay for routes of {card.min_route_length} or more"
+                    return (
+                        f"a {self.card_name(cid)} can only pay for routes of "
+                        f"{card.min_route_length} or more spaces, and this one has {route.length}"
+                    )
                 if card.deck != route.kind:
                     return f"{card.deck} cards cannot pay for a {route.kind} route"
                 return f"{card.color} cards cannot pay for a {route.color} route"
@@ -454,7 +473,7 @@ class Rules(FastHooks):
         draws: list[Any] = [
             DrawFaceUp(i, refill)
             for i, card in enumerate(state.face_up)
-            if card is not None and not (second and self.cards[card].wild)
+            if card is not None and not (second and self.ends_draw(card))
             for refill in refills
         ]
         draws.extend(DrawBlind(d) for d in self.deck_names if self.can_draw_blind(state, d))
@@ -466,6 +485,14 @@ class Rules(FastHooks):
     def extra_actions(self, game: Game) -> list[Any]:
         """Variant hook: further actions open at the start of a turn."""
         return []
+
+    def listed_in_part(self, action: Any) -> bool:
+        """Variant hook: is ``action`` of a kind that ``legal_actions()`` lists only in part?
+
+        False in the base game: every legal action is listed. Märklin lists one path per
+        set of cities a passenger can visit, so another legal path may be missing.
+        """
+        return False
 
     def problem(self, game: Game, action: Any) -> str | None:
         """The rule ``action`` breaks right now, or None if it is legal."""
@@ -537,7 +564,7 @@ class Rules(FastHooks):
             )
         if state.face_up[slot] is None:
             return f"face-up slot {slot + 1} is empty (the deck and the discards ran out)"
-        if second and self.cards[state.face_up[slot]].wild:
+        if second and self.ends_draw(state.face_up[slot]):
             name = self.card_name(state.face_up[slot])
             return f"a face-up {name} cannot be taken as the second card"
         return None
@@ -583,7 +610,7 @@ class Rules(FastHooks):
                 card = state.face_up[action.slot]
                 state.face_up[action.slot] = None
                 self.refill_face_up(state, rng, action.refill)
-                took_wild = self.cards[card].wild
+                took_wild = self.ends_draw(card)
             else:
                 card = self.draw_card(state, rng, action.deck)
                 took_wild = False  # a blind locomotive counts as one ordinary card
@@ -727,6 +754,17 @@ class Rules(FastHooks):
 
     def completed_counts(self, state: GameState) -> list[int]:
         return [sum(self.ticket_done(state, p, t) for t in p.tickets) for p in state.players]
+
+    def most_completed_bonus(self, state: GameState, points: int) -> list[int]:
+        """``points`` to every player tied for the most completed tickets, 0 to the others.
+
+        Germany's Globetrotter and Märklin's Most Completed Tickets bonus. House rule
+        (both rulebooks are silent): it needs at least one completed ticket, so if
+        nobody completed any, nobody gets it.
+        """
+        completed = self.completed_counts(state)
+        best = max(completed)
+        return [points if best and n == best else 0 for n in completed]
 
     def tiebreaks(
         self, state: GameState, rows: list[dict[str, int]]

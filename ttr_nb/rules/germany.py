@@ -340,11 +340,10 @@ class GermanyRules(TwoTicketDecks):
         rows = super().score_components(state, final)
         if not final:
             return rows
-        completed = self.completed_counts(state)
-        best = max(completed)
+        globetrotter = self.most_completed_bonus(state, self.globetrotter)
         majority = self.majorities(state)
         for seat, row in enumerate(rows):
-            row["globetrotter"] = self.globetrotter if best and completed[seat] == best else 0
+            row["globetrotter"] = globetrotter[seat]
             row["passengers"] = sum(m.points[seat] for m in majority)
         return rows
 

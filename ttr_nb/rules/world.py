@@ -242,7 +242,7 @@ class WorldRules(Rules):
                     state, rng, _other(deck)
                 )
         for _ in range(self.max_face_up_resets):
-            if self.face_up_wilds(state) < self.face_up_wild_limit:
+            if not self.face_up_reset_due(state):
                 return
             shown = [c for c in state.face_up if c is not None]
             self.discard_cards(state, tuple((c, 1) for c in shown))

@@ -257,6 +257,42 @@ LESSONS: tuple[Lesson, ...] = (
         "The quiz as a short test (8 questions); the graph idea as a discussion.",
     ),
     Lesson(
+        "rules_maerklin_1_cards_and_passengers.ipynb",
+        "Märklin 1: cards, the face-up row, placing passengers",
+        (
+            "apply the rules for Locomotives, Locomotives +4 and Passenger cards",
+            "predict both face-up resets",
+            "place a passenger with a claim",
+        ),
+        ("rules_germany_1_setup_and_passengers.ipynb",),
+        (),
+        "For a class that will play Märklin: the Try it cells.",
+    ),
+    Lesson(
+        "rules_maerklin_2_journeys_and_scoring.ipynb",
+        "Märklin 2: moving passengers, scoring",
+        (
+            "move a passenger and count its tokens",
+            "use Passenger cards on opponents' routes",
+            "score merchandise, most tickets and ties",
+        ),
+        ("rules_maerklin_1_cards_and_passengers.ipynb",),
+        (),
+        "In class: the Try it cells.",
+    ),
+    Lesson(
+        "rules_maerklin_3_best_journey_and_quiz.ipynb",
+        "Märklin 3: the best journey as an algorithm, quiz",
+        (
+            "state the best journey as a maximum-weight trail",
+            "explain why the number of trails explodes and greedy walks fail",
+            "pass the Märklin quiz",
+        ),
+        ("rules_maerklin_2_journeys_and_scoring.ipynb", "graphs_4_longest_trail.ipynb"),
+        ("quiz",),
+        "The quiz as a short test (8 questions); sections 11–13 as a discussion of search.",
+    ),
+    Lesson(
         "rules_world_1_decks_and_supply.ipynb",
         "World 1: the board, the supply, two decks",
         (

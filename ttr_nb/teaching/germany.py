@@ -60,14 +60,17 @@ def rules_of(game: Game) -> GermanyRules:
 
 
 # ------------------------------------------------------------------- setup
-def setup_position(players: int = 3, seed: int = SEED) -> Game:
-    """A new Germany game: nobody has drawn tickets yet (passengers are on the board)."""
-    return new_game("germany", players=list(NAMES[:players]), seed=seed)
+def setup_position(players: int = 3, seed: int = SEED, map_name: str = "germany") -> Game:
+    """A new Germany game: nobody has drawn tickets yet (passengers are on the board).
+
+    ``map_name`` may name another map with the short/long ticket decks (Märklin).
+    """
+    return new_game(map_name, players=list(NAMES[:players]), seed=seed)
 
 
-def started(players: int = 3, seed: int = SEED, long: int = 1) -> Game:
+def started(players: int = 3, seed: int = SEED, long: int = 1, map_name: str = "germany") -> Game:
     """A game just past setup: each player drew 4 tickets (``long`` of them long), kept all."""
-    game = setup_position(players, seed)
+    game = setup_position(players, seed, map_name)
     while game.phase == "setup":
         game.apply(DrawTickets(long=long))
         game.apply(KeepTickets(tuple(game.state.players[game.current_player].offer)))

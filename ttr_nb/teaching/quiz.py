@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "GERMANY",
+    "MAERKLIN",
     "QUIZZES",
     "USA",
     "WORLD",
@@ -456,7 +457,126 @@ GERMANY = Quiz(
 )
 """The quiz at the end of the Germany rules lessons (``notebooks/rules_germany_*.ipynb``)."""
 
-QUIZZES: dict[str, Quiz] = {"usa": USA, "world": WORLD, "germany": GERMANY}
+MAERKLIN = Quiz(
+    "Ticket to Ride: Märklin: rules quiz",
+    [
+        _q(
+            "The face-up row shows a Locomotive +4. You take it as your first card. What next?",
+            [
+                "Your turn is over: it was a locomotive.",
+                "You take a second card: any face-up card but a plain "
+                "Locomotive, or the top of the deck.",
+                "You may take a second card only from the deck.",
+            ],
+            "5bc3eef4c15d",
+            "Only a plain Locomotive taken face up is a whole draw. A "
+            "Locomotive +4 (and a Passenger card) is drawn like a colour card, "
+            "and it may even be taken as the second card.",
+            "Which locomotive is worth a whole draw?",
+        ),
+        _q(
+            "Ada holds 2 red cards and a Locomotive +4. Which route can she claim with them?",
+            [
+                "Berlin–Magdeburg, 3 red spaces.",
+                "Any 3-space route.",
+                "Neither: a Locomotive +4 pays only on routes of 4 spaces or more.",
+            ],
+            "db7f802aff04",
+            "A Locomotive +4 is wild, but only on routes of 4 or more spaces; "
+            "on a 3-space route only plain Locomotives help.",
+            "Read the +4 on the card.",
+        ),
+        _q(
+            "Two Passenger cards lie face up. You take the blue card and the "
+            "card turned up in its place is a third Passenger card. What "
+            "happens?",
+            [
+                "All five face-up cards are discarded and five new ones are turned up.",
+                "Nothing special.",
+                "Only the new Passenger card is discarded.",
+            ],
+            "939727a23995",
+            "Three face-up Passenger cards reset the row, exactly like three face-up Locomotives.",
+            "Märklin has two kinds of reset.",
+        ),
+        _q(
+            "Ada claims Hamburg–Schwerin; Ben's passenger stands in Schwerin. "
+            "Where may Ada place one of her passengers?",
+            [
+                "In Hamburg or in Schwerin.",
+                "Only in Hamburg (or nowhere: placing is optional).",
+                "Only in Schwerin, next to Ben's.",
+            ],
+            "fe802ad581e5",
+            "A claim may place a passenger on either city of the claimed route, "
+            "but only one passenger may stand in a city, and never in a "
+            "country.",
+            "How many passengers may stand in one city?",
+        ),
+        _q(
+            "Ada's passenger starts in Berlin (stack 7, 6, 5, 4), travels to "
+            "Leipzig (4, 3, 2) and back to Berlin on another route. What does "
+            "it collect?",
+            [
+                "The 4 at Leipzig and the 7 at Berlin.",
+                "The 4 at Leipzig only.",
+                "The 7 at Berlin, the 4 at Leipzig and the 6 at Berlin.",
+            ],
+            "4af30f0abd3e",
+            "A passenger never collects in the city it started from, and takes "
+            "one token per city it enters on a journey.",
+            "Where did it start?",
+        ),
+        _q(
+            "Ada's passenger wants to travel over a route that belongs to Ben. What does Ada need?",
+            [
+                "Nothing: any claimed route will do.",
+                "Ben's agreement.",
+                "One Passenger card for that route (spent when the passenger moves).",
+            ],
+            "92aef62c037a",
+            "Each Passenger card played lets the passenger use one opponent's "
+            "route on this journey.",
+            "What are Passenger cards for?",
+        ),
+        _q(
+            "Ada's passenger stands in Leipzig. One of her routes leads to "
+            "Berlin (a 7 on top, and no route of hers goes on from there); "
+            "another starts a chain of four cities worth 3 each. What does a "
+            "greedy walk (always to the best next city) do?",
+            [
+                "It goes to Berlin and stops: 7 points, though the chain was worth 12.",
+                "It goes to Berlin, then on along the chain: 19 points.",
+                "It follows the chain: 12 points.",
+            ],
+            "06da2668b293",
+            "A greedy walk only looks one step ahead. The best journey is a "
+            "maximum-weight trail, and finding it means looking at whole "
+            "trails, not single steps.",
+            "A route cannot be used twice in one journey.",
+        ),
+        _q(
+            "Ada and Ben finish on the same points and completed the same "
+            "number of tickets. Ada's tokens are worth 14, Ben's 11. Who wins?",
+            [
+                "Ada.",
+                "Ben.",
+                "They share the victory.",
+            ],
+            "1b2eda11896a",
+            "Ties go first to the most completed tickets, then to the most merchandise points.",
+            "There are two tie-breakers; the first one is equal here.",
+        ),
+    ],
+)
+"""The quiz at the end of the Märklin rules lessons (``notebooks/rules_maerklin_*.ipynb``)."""
+
+QUIZZES: dict[str, Quiz] = {
+    "usa": USA,
+    "world": WORLD,
+    "germany": GERMANY,
+    "maerklin": MAERKLIN,
+}
 """Every quiz, by the name a notebook passes to :func:`check` and :func:`show`."""
 
 

@@ -359,7 +359,7 @@ class GameApp:
         assert view is not None
         self.prompt.ask(
             self.ui.choice_question(view, actions),
-            [(self.ui.label(view, a), a) for a in actions],
+            self.ui.choices(view, actions),
             lambda action: self.act(action, where),
         )
         return True

@@ -60,10 +60,18 @@ class PassengerMark:
     x: float
     y: float
     text: str = ""
+    fill: str = ""  # overrides the colour's fill and ink (Märklin: the owner's colour)
+    ink: str = ""
 
     @property
     def letter(self) -> str:
         return self.text or style.swatch(self.colour).letter
+
+    @property
+    def paint(self) -> tuple[str, str]:
+        """(fill, ink) of the disc."""
+        sw = style.swatch(self.colour)
+        return self.fill or sw.fill, self.ink or sw.ink
 
 
 def _germany(pieces: BoardPieces) -> Any:
@@ -126,11 +134,11 @@ def paint_discs(canvas: Canvas, marks: Sequence[PassengerMark]) -> None:
     reads as a token, not a route space): one batch call per colour."""
     if not marks:
         return
-    by_colour: dict[str, list[PassengerMark]] = {}
+    by_colour: dict[tuple[str, str], list[PassengerMark]] = {}
     for mark in marks:
-        by_colour.setdefault(mark.colour, []).append(mark)
-    for colour, group in by_colour.items():
-        canvas.fill_style = style.swatch(colour).fill
+        by_colour.setdefault(mark.paint, []).append(mark)
+    for (fill, _), group in by_colour.items():
+        canvas.fill_style = fill
         canvas.fill_circles(
             np.array([m.x for m in group], dtype=float),
             np.array([m.y for m in group], dtype=float),
@@ -147,8 +155,8 @@ def paint_discs(canvas: Canvas, marks: Sequence[PassengerMark]) -> None:
     canvas.font = "bold 12px sans-serif"
     canvas.text_align = "center"
     canvas.text_baseline = "middle"
-    for colour, group in by_colour.items():
-        canvas.fill_style = style.swatch(colour).ink
+    for (_, ink), group in by_colour.items():
+        canvas.fill_style = ink
         for mark in group:
             canvas.fill_text(mark.letter, mark.x, mark.y + 0.5)
 

@@ -399,6 +399,8 @@ COMPONENT_NAMES = {
     "longest_path": "longest path bonus",
     "passengers": "passengers",
     "globetrotter": "globetrotter bonus",
+    "merchandise": "merchandise",
+    "most_tickets": "most tickets bonus",
     "total": "total",
 }
 

@@ -475,7 +475,7 @@ class HandPanel:
         ui = self.app.ui
         self.hand_html.value = panels.hand_html(
             view.map, view.state.players[seat].hand, f"{who}'s hand", ui.card_name
-        )
+        ) + ui.hand_note(view, seat)
         self.tickets_html.value = panels.tickets_html(
             view,
             seat,

@@ -13,7 +13,7 @@ import ipywidgets as widgets
 
 from ..errors import PlayerNameError
 from ..game import MAX_NAME_CHARS, checked_names
-from ..maps import available_maps, load_map
+from ..maps import Map, available_maps, load_map
 from ..rules import playable_maps
 from . import panels
 from .controls import Note, button
@@ -29,6 +29,16 @@ SEAT_KINDS = [
 ]
 BOT_NAMES = ["Ada", "Bruno", "Chen", "Dita", "Emil"]
 MAX_SEED = 10**12
+
+
+def stand_in_words(game_map: Map) -> list[str]:
+    """What of a map is a stand-in, in short words: ``board``, ``city colours``, ``tickets``."""
+    words = {
+        "routes": "board",
+        "cities.merchandise": "city colours",
+        "components.passenger_colors": "passenger colours",
+    }
+    return [words.get(key, key.split(".")[-1].replace("_", " ")) for key in game_map.stand_in]
 
 
 def default_name(seat: int, kind: str) -> str:
@@ -56,6 +66,8 @@ class SetupPanel:
         for name in available_maps():
             game_map = load_map(name)
             suffix = "" if name in self._playable else " (explore only: rules not implemented yet)"
+            if game_map.stand_in:  # said before a game starts, not only in About this map
+                suffix += f" (stand-in {', '.join(stand_in_words(game_map))}: see About this map)"
             options.append((game_map.name + suffix, name))
         self.map_picker = widgets.Dropdown(
             description="Map:", options=options, value=map_name, _dom_classes=["ttr-map"]

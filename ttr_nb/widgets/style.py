@@ -32,6 +32,7 @@ SWATCHES: dict[str, Swatch] = {
     "red": Swatch("#d63a32", "#ffffff", "R", "red"),
     "gray": Swatch("#a8a8a8", "#1b1b1b", "", "gray (any one colour)"),
     "wild": Swatch("#8a7b52", "#ffffff", "L", "locomotive (wild)"),
+    "passenger": Swatch("#e9ddf7", "#3b2460", "Ps", "passenger card"),  # Märklin
 }
 UNKNOWN_SWATCH = Swatch("#cccccc", "#1b1b1b", "?", "unknown")
 

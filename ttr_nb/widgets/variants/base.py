@@ -105,6 +105,10 @@ class VariantUI:
         """A card's short name on buttons and in the hand (``red``, ``locomotive``)."""
         return panels.card_name(card)
 
+    def hand_note(self, view: Game, seat: int) -> str:
+        """HTML under the hand explaining the variant's special cards held ("" for none)."""
+        return ""
+
     def ticket_text(self, view: Game, ticket_id: int) -> str:
         """A ticket in the hand, the offer and the end screen: ``Denver → El Paso (4 points)``."""
         return panels.ticket_text(view.map, ticket_id)
@@ -129,6 +133,11 @@ class VariantUI:
     def choice_question(self, view: Game, actions: list[Any]) -> str:
         """The question asked when one click could mean several of ``actions``."""
         return "Which one?"
+
+    def choices(self, view: Game, actions: list[Any]) -> list[tuple[str, Any]]:
+        """The answers to :meth:`choice_question`, labelled, in the order offered (the
+        first is chosen until the player picks another)."""
+        return [(self.label(view, a), a) for a in actions]
 
     def colour_key(self) -> str:
         """The legend of colour letters shown under the title."""

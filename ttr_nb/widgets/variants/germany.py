@@ -195,9 +195,11 @@ def majority_table_html(view: Game) -> str:
     )
 
 
-def globetrotter_html(view: Game) -> str:
-    """Who completed the most tickets and gets the Globetrotter bonus."""
-    rules = _rules(view)
+def globetrotter_html(view: Game, title: str = "Globetrotter", points: int | None = None) -> str:
+    """Who completed the most tickets and gets the bonus for it (Germany's Globetrotter;
+    Märklin passes its own ``title`` and ``points``)."""
+    rules: Any = view.rules
+    bonus = rules.globetrotter if points is None else points
     names = [p.name for p in view.state.players]
     completed = rules.completed_counts(view.state)
     best = max(completed, default=0)
@@ -208,12 +210,9 @@ def globetrotter_html(view: Game) -> str:
         winners = [names[i] for i, c in enumerate(completed) if c == best]
         who = " and ".join(winners)
         each = " each" if len(winners) > 1 else ""
-        verdict = (
-            f"{who} completed the most ({count(best, 'ticket')}): {rules.globetrotter} "
-            f"points{each}."
-        )
+        verdict = f"{who} completed the most ({count(best, 'ticket')}): {bonus} points{each}."
     return (
-        "<h4>Globetrotter</h4>"
+        f"<h4>{html.escape(title)}</h4>"
         f"<div class='ttr-globetrotter'>Completed tickets: {html.escape(counts)}. "
         f"{html.escape(verdict)}</div>"
     )
