@@ -54,6 +54,7 @@ strength: setup
 # fast path (the tests replay a part of them).
 digests: setup
 	$(BIN)/python tests/engine_digests.py --blocks 30 --maps usa,germany
+	$(BIN)/python tests/engine_digests.py --blocks 3 --maps maerklin
 	$(BIN)/python tests/engine_digests.py --blocks 10 --maps world
 
 lint: setup

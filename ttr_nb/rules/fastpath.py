@@ -108,7 +108,9 @@ class FastPath:
         game_map = rules.map
         cls = type(rules)
         self.card_ids = tuple(c.id for c in game_map.card_types)
-        self.wild = {c.id: c.wild for c in game_map.card_types}
+        # Cards that end a draw when taken face up (refused as a second card): a property of
+        # the card kind (Rules.ends_draw), looked up once.
+        self.ends_draw = {c.id: rules.ends_draw(c.id) for c in game_map.card_types}
         # A variant that finds payments its own way but does not say what they depend on
         # gets one class per route (correct, if slower).
         by_route = (
@@ -286,12 +288,12 @@ class FastPath:
             return rules.card_draws(state, second)
         refills = rules.refill_choices(state)
         table = self.face_up
-        wild = self.wild
+        ends_draw = self.ends_draw
         try:
             draws: list[Any] = [
                 table[slot, refill]
                 for slot, card in enumerate(state.face_up)
-                if card is not None and not (second and wild[card])
+                if card is not None and not (second and ends_draw[card])
                 for refill in refills
             ]
         except KeyError:  # an unusual row (a hand-made position): build them plainly
