@@ -7,7 +7,7 @@ PORT ?= 8866
 SITE_PORT ?= 8000
 SITE_VENV := .venv-site
 
-.PHONY: app test setup lint unit browser-deps notebooks record-notebooks bench bench-load play clean \
+.PHONY: app test setup lint unit browser-deps notebooks record-notebooks bench bench-load strength digests play clean \
 	site site-serve site-test site-bench npm-deps
 
 $(BIN)/ttr-nb: pyproject.toml
@@ -43,6 +43,19 @@ play: setup
 
 bench: setup
 	$(BIN)/ttr-nb bench
+
+# The search bot against greedy: 200 games per map at 1 s per move, and USA at
+# 0.1, 0.3, 1 and 3 s (hours of CPU; WORKERS=n runs n processes).
+WORKERS ?= 1
+strength: setup
+	$(BIN)/python tools/strength.py --games 200 --workers $(WORKERS)
+
+# Every recorded seeded game replayed against the digests of the engine before the
+# fast path (the tests replay a part of them).
+digests: setup
+	$(BIN)/python tests/engine_digests.py --blocks 30 --maps usa,germany
+	$(BIN)/python tests/engine_digests.py --blocks 3 --maps maerklin
+	$(BIN)/python tests/engine_digests.py --blocks 10 --maps world
 
 lint: setup
 	$(BIN)/ruff check .

@@ -278,10 +278,32 @@ ACTION_TYPES: dict[str, type] = {
 }
 
 
+_MARKABLE: set[type] = set(ACTION_TYPES.values())  # types whose marked instances skip checks
+
+
 def register_action(cls: type) -> type:
     """Class decorator for variant actions, so saves can name them."""
     ACTION_TYPES[cls.__name__] = cls
+    _MARKABLE.add(cls)
     return cls
+
+
+WELL_FORMED = "_well_formed"  # attribute set on actions the engine built itself
+
+
+def mark_well_formed(action: Any) -> Any:
+    """Mark ``action``, built by the engine from checked values, as well formed, so that
+    :func:`shape_problem` does not check its fields again; returns ``action``.
+
+    Only the engine's own lists use it (an action built from outside values never
+    carries the mark: a copy, a replacement or a loaded action is checked in full).
+    The rules themselves are still checked for every action carried out.
+
+    >>> shape_problem(mark_well_formed(DrawFaceUp(0))) is None
+    True
+    """
+    object.__setattr__(action, WELL_FORMED, True)
+    return action
 
 
 def shape_problem(action: Any) -> tuple[str, str] | None:
@@ -292,6 +314,8 @@ def shape_problem(action: Any) -> tuple[str, str] | None:
     >>> shape_problem(DrawFaceUp(0)) is None
     True
     """
+    if getattr(action, WELL_FORMED, False) is True and type(action) in _MARKABLE:
+        return None
     if ACTION_TYPES.get(type(action).__name__) is not type(action):
         return "type", f"{short(action)} is not an action"
     check: Callable[[], tuple[str, str] | None] | None = getattr(action, "field_problem", None)

@@ -18,8 +18,9 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from .actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from .algorithms import TicketUnreachableError, plan_ticket
+from .algorithms import TicketPlanner, TicketUnreachableError
 from .game import Game
+from .maps import Map
 
 
 class Bot(Protocol):
@@ -139,31 +140,31 @@ class GreedyBot:
         others = [a for a in legal if not isinstance(a, Pass)]
         return self.rng.choice(others or legal)
 
-    def _board(self, game: Game) -> list[tuple[int, str, str, int]]:
-        return [(r.id, r.a, r.b, r.length) for r in game.map.routes]
-
     def _unavailable(self, game: Game, me: int) -> set[int]:
+        """Routes ``me`` can no longer use: claimed by others, or closed to ``me`` (a double
+        route's other track taken, too few pieces left)."""
         state = game.state
+        open_ids = {r.id for r in game.rules.claimable_routes(state, me)}
         return {
             r.id
             for r in game.map.routes
-            if state.owner.get(r.id, me) != me
-            or (r.id not in state.owner and game.rules.route_problem(state, me, r) is not None)
+            if state.owner.get(r.id, me) != me or (r.id not in state.owner and r.id not in open_ids)
         }
 
     def _plan_cost(self, game: Game, me: int, ticket_id: int, unavailable: set[int]) -> Any:
         ticket = game.map.ticket_by_id[ticket_id]
         owned = set(game.state.players[me].routes)
+        planner = board_planner(game.map)
+        dead_ends = game.map.dead_ends
         spaces, routes = 0, []
         for a, b in zip(ticket.cities, ticket.cities[1:], strict=False):
             try:
-                plan = plan_ticket(
-                    self._board(game),
+                plan = planner.plan(
                     game.map.targets(a),
                     game.map.targets(b),
                     owned=owned,
                     unavailable=unavailable,
-                    dead_ends=game.map.dead_ends,
+                    dead_ends=dead_ends,
                 )
             except TicketUnreachableError:
                 return None
@@ -221,15 +222,88 @@ class GreedyBot:
         return max(claims, key=value)
 
 
-BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot}
+@cache
+def board_planner(game_map: Map) -> TicketPlanner:
+    """The :class:`~ttr_nb.algorithms.TicketPlanner` of a map's board (built once)."""
+    return TicketPlanner((r.id, r.a, r.b, r.length) for r in game_map.routes)
+
+
+def _search_bot(seed: int = 0, budget: float | None = None, cpu: bool = False) -> Bot:
+    import time
+
+    from .search import DEFAULT_BUDGET, SearchBot  # the search module imports this one
+
+    return SearchBot(
+        seed,
+        budget=DEFAULT_BUDGET if budget is None else budget,
+        clock=time.process_time if cpu else time.perf_counter,
+    )
+
+
+def _search_cpu_bot(seed: int = 0, budget: float | None = None) -> Bot:
+    return _search_bot(seed, budget, cpu=True)
+
+
+BOTS: dict[str, Callable[..., Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "search": _search_bot,
+    "search-cpu": _search_cpu_bot,
+}
+"""Bots by name. ``search`` thinks 1 second per move (by the wall clock: what a player
+waits); ``search:0.3`` names another budget. ``search-cpu`` counts the CPU time of its
+own process instead, so that its strength does not depend on how busy the machine is
+(for tournaments and benchmarks)."""
+
+MAX_BUDGET = 60.0  # seconds a named search bot may think per move
+BUDGETED = ("search", "search-cpu")
+
+
+def bot_name_problem(kind: object) -> str | None:
+    """Why ``kind`` names no bot, or None (``random``, ``greedy``, ``search``, ``search:0.3``,
+    ``search-cpu:0.3``)."""
+    if not isinstance(kind, str):
+        return f"a bot is named by text, not {kind!r}"
+    name, colon, budget = kind.partition(":")
+    if name not in BOTS:
+        return f"unknown bot {kind!r}; choose from {', '.join(BOTS)} (or search:SECONDS)"
+    if colon:
+        if name not in BUDGETED:
+            return f"only the search bot takes a time budget ({kind!r})"
+        try:
+            seconds = float(budget)
+        except ValueError:
+            return f"{budget!r} is not a number of seconds ({kind!r})"
+        if not 0 < seconds <= MAX_BUDGET:
+            return f"a search budget is more than 0 and at most {MAX_BUDGET:g} seconds"
+    return None
 
 
 def make_bot(kind: str, seed: int = 0) -> Bot:
-    """A bot by name (``random`` or ``greedy``)."""
-    try:
-        return BOTS[kind](seed)
-    except KeyError:
-        raise ValueError(f"unknown bot {kind!r}; choose from {', '.join(BOTS)}") from None
+    """A bot by name: ``random``, ``greedy``, ``search`` (1 s per move), ``search:0.3``
+    (0.3 s per move) or ``search-cpu:0.3`` (0.3 s of its own CPU time per move).
+
+    Raises
+    ------
+    ValueError
+        For a name that is not a bot (see :func:`bot_name_problem`).
+
+    Examples
+    --------
+    >>> make_bot("search:0.3").budget
+    0.3
+    >>> make_bot("greedy:2")
+    Traceback (most recent call last):
+    ...
+    ValueError: only the search bot takes a time budget ('greedy:2')
+    """
+    problem = bot_name_problem(kind)
+    if problem is not None:
+        raise ValueError(problem)
+    name, colon, budget = kind.partition(":")
+    if colon:
+        return BOTS[name](seed, float(budget))
+    return BOTS[name](seed)
 
 
 def play_out(game: Game, bots: list[Bot], max_actions: int = 100_000) -> Game:

@@ -180,10 +180,13 @@ def _worst_journey_listing(count: int) -> tuple[float, str]:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from .algorithms import longest_trail_length
+    from .bench import report
     from .bots import GreedyBot, RandomBot
     from .rules import playable_maps
 
     maps = playable_maps() if args.map == "all" else [args.map]
+    for line in report(args.games, maps):
+        print(line, flush=True)
     networks = []
     per_action: dict[str, float] = {}  # seconds per action, random 2-player games
     for map_name in maps:
@@ -256,7 +259,11 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--map", default="usa", help="map name or map file (default usa)")
         p.add_argument("--players", type=int, default=players, choices=range(2, 6))
         p.add_argument("--seed", type=int, default=1)
-        p.add_argument("--bots", default=bots, help="bot kind, or one per seat: greedy,random")
+        p.add_argument(
+            "--bots",
+            default=bots,
+            help="bot kind, or one per seat: greedy,random (search, search:0.3: seconds per move)",
+        )
 
     play = sub.add_parser("play", help="bots play one game; print the turn log and final scores")
     common(play, 3, "greedy")
@@ -270,9 +277,14 @@ def build_parser() -> argparse.ArgumentParser:
         "tournament",
         help="bots play many games, seats rotated, in parallel; table and plot",
         description="Bots play many games with rotating seats, over several processes. "
-        "Prints wins and mean scores with 95%% intervals, per bot and per seat.",
+        "Prints wins and mean scores with 95% intervals, per bot and per seat.",
     )
-    tour.add_argument("--bots", default="greedy,random", help="one bot per seat: greedy,random")
+    tour.add_argument(
+        "--bots",
+        default="greedy,random",
+        help="one bot per seat: greedy,random; search:0.3 thinks 0.3 s a move (wall clock), "
+        "search-cpu:0.3 0.3 s of its own CPU time",
+    )
     tour.add_argument("--map", default="usa", help="map name or map file (default usa)")
     tour.add_argument("--games", type=int, default=100)
     tour.add_argument(
@@ -284,7 +296,10 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--json", metavar="FILE", help="save every game's record as JSON")
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(func=cmd_tournament)
-    bench = sub.add_parser("bench", help="speed figures: games per second, longest trail")
+    bench = sub.add_parser(
+        "bench",
+        help="speed figures: fast vs reference engine path, clone, planner, games per second",
+    )
     bench.add_argument("--map", default="all", help="a map name, or all (every playable map)")
     bench.add_argument("--games", type=int, default=100, help="random games per player count")
     bench.set_defaults(func=cmd_bench)

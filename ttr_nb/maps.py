@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NoReturn
@@ -29,8 +29,21 @@ def _no_flags() -> Mapping[str, str]:
     return NO_FLAGS
 
 
+class Shared:
+    """Immutable board data: a copy, even a deep one, is the object itself (so that
+    ``copy.deepcopy`` of a game works although maps hold read-only mappings)."""
+
+    __slots__ = ()
+
+    def __copy__(self) -> Any:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return self
+
+
 @dataclass(frozen=True)
-class City:
+class City(Shared):
     """A place on the board: a city, a country space (dead end) or a junction."""
 
     id: str
@@ -46,7 +59,7 @@ class City:
 
 
 @dataclass(frozen=True)
-class Country:
+class Country(Shared):
     """A neighbouring country named on tickets, reached through its country spaces."""
 
     id: str
@@ -58,7 +71,7 @@ class Country:
 
 
 @dataclass(frozen=True)
-class Route:
+class Route(Shared):
     """One track between two places (each track of a double route is its own Route)."""
 
     id: int
@@ -78,7 +91,7 @@ class Route:
 
 
 @dataclass(frozen=True)
-class Ticket:
+class Ticket(Shared):
     """A destination ticket: places to connect, in order for a tour."""
 
     id: int
@@ -90,7 +103,7 @@ class Ticket:
 
 
 @dataclass(frozen=True)
-class CardType:
+class CardType(Shared):
     """One kind of card in the travel-card decks."""
 
     id: str
@@ -108,7 +121,7 @@ class CardType:
 
 
 @dataclass(frozen=True, eq=False)
-class Map:
+class Map(Shared):
     """A loaded board. Immutable; shared by every game on it."""
 
     id: str
@@ -138,7 +151,7 @@ class Map:
             f"{len(self.tickets)} tickets>"
         )
 
-    @property
+    @cached_property
     def dead_ends(self) -> frozenset[str]:
         """Places a connection may end in but never pass through (country spaces)."""
         return frozenset(c.id for c in self.cities if c.kind == "country_space")

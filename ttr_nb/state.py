@@ -27,6 +27,12 @@ class PlayerState:
     def hand_size(self) -> int:
         return sum(self.hand.values())
 
+    def copy(self) -> PlayerState:
+        """An independent copy (nothing shared but immutable values)."""
+        twin = object.__new__(PlayerState)
+        twin.__dict__.update(_copied_fields(self))
+        return twin
+
 
 @dataclass
 class GameState:
@@ -50,7 +56,41 @@ class GameState:
     ended_by: str | None = None  # why the game ended: "last_round" or "no_moves"
     extras: dict[str, Any] = field(default_factory=dict)  # variant board state
 
+    def copy(self) -> GameState:
+        """An independent copy, much cheaper than :func:`copy.deepcopy` (the state is
+        plain data: lists, dicts, strings and numbers, and the players)."""
+        twin = object.__new__(GameState)
+        twin.__dict__.update(_copied_fields(self))
+        twin.players = [p.copy() for p in self.players]
+        return twin
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["owner"] = {str(k): v for k, v in sorted(self.owner.items())}
         return data
+
+
+def copy_plain(value: Any) -> Any:
+    """A deep copy of plain data: dicts and lists are copied, anything else (strings,
+    numbers, None, tuples of those) is immutable and shared.
+
+    >>> board = {"berlin": {"red": 2}, "seen": [1, 2]}
+    >>> twin = copy_plain(board)
+    >>> twin == board, twin["berlin"] is board["berlin"]
+    (True, False)
+    """
+    kind = type(value)
+    if kind is dict:
+        return {k: copy_plain(v) if type(v) in _CONTAINERS else v for k, v in value.items()}
+    if kind is list:
+        return [copy_plain(v) if type(v) in _CONTAINERS else v for v in value]
+    return value
+
+
+_CONTAINERS = (dict, list)
+
+
+def _copied_fields(obj: Any) -> dict[str, Any]:
+    """An object's attributes, with dicts and lists copied deeply (every field, so that a
+    field added later is copied too)."""
+    return {k: copy_plain(v) if type(v) in _CONTAINERS else v for k, v in obj.__dict__.items()}

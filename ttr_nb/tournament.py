@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .bots import BOTS, Bot, make_bot, play_out
+from .bots import Bot, bot_name_problem, make_bot, play_out
 from .game import new_game
 
 __all__ = [
@@ -432,8 +432,9 @@ def run_tournament(
     Parameters
     ----------
     bots : sequence of str or callable
-        One entry per entrant: a bot name (``"greedy"``, ``"random"``, any key
-        of :data:`ttr_nb.bots.BOTS`) or a module-level factory
+        One entry per entrant: a bot name (``"greedy"``, ``"random"``,
+        ``"search"``, ``"search:0.3"``: see :func:`ttr_nb.bots.make_bot`) or a
+        module-level factory
         ``factory(seed) -> bot``.  With a single entry and `players`, that bot
         fills every seat.
     map : str, default "usa"
@@ -492,8 +493,9 @@ def run_tournament(
         raise ValueError(f"{len(entries)} bots for {players} players")
     for entry in entries:
         if isinstance(entry, str):
-            if entry not in BOTS:
-                raise ValueError(f"unknown bot {entry!r}; choose from {', '.join(BOTS)}")
+            problem = bot_name_problem(entry)
+            if problem is not None:
+                raise ValueError(problem)
         elif not callable(entry):
             raise ValueError(f"a bot is a name or a factory function, not {entry!r}")
     if not 1 <= games <= MAX_GAMES:

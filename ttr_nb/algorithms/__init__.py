@@ -14,7 +14,8 @@ Longest trail (`longest_trail`)
     bonus, a walk that uses each route at most once but may visit a city
     again.
 Ticket planning (`shortest_paths`)
-    `plan_ticket` and `spaces_to_connect`: the fewest spaces still to claim
+    `plan_ticket`, `spaces_to_connect` and `TicketPlanner` (many plans on one
+    board, fast): the fewest spaces still to claim
     to complete a ticket, with Dijkstra's algorithm or A*.
 Tours (`tours`)
     `tour_in_order`, `tour_trail` and `tour_connected`: whether a player's
@@ -60,7 +61,13 @@ from .journeys import (
     passenger_journeys,
 )
 from .longest_trail import NegativeRouteLengthError, longest_trail, longest_trail_length
-from .shortest_paths import TicketPlan, TicketUnreachableError, plan_ticket, spaces_to_connect
+from .shortest_paths import (
+    TicketPlan,
+    TicketPlanner,
+    TicketUnreachableError,
+    plan_ticket,
+    spaces_to_connect,
+)
 from .spanning import SpanningStep, kruskal_steps, minimum_spanning_routes, prim_steps
 from .tours import tour_connected, tour_in_order, tour_trail
 
@@ -75,6 +82,7 @@ __all__ = [
     "SpanningStep",
     "TicketCut",
     "TicketPlan",
+    "TicketPlanner",
     "TicketUnreachableError",
     "best_journey",
     "connected_places",

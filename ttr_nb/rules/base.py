@@ -30,6 +30,7 @@ from ..actions import (
 from ..algorithms import longest_trail_length, ticket_completed
 from ..maps import CardType, Map, Route
 from ..state import GameState, PlayerState
+from .fastpath import NO_PICKUPS, FastHooks, FastPath
 
 if TYPE_CHECKING:
     import random
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from ..game import Game
 
 
-class Rules:
+class Rules(FastHooks):
     """The rules of the original game (USA, 2015 rulebook).
 
     House rules, where the rulebook is silent:
@@ -119,6 +120,8 @@ class Rules:
             )
             for r in game_map.routes
         }
+        self.reference = False  # True: list actions the plain way (see reference_mode)
+        self._fast: FastPath | None = None
 
     # ------------------------------------------------------------------ setup
     def new_state(self, names: list[str], seed: int, rng: random.Random) -> GameState:
@@ -260,6 +263,11 @@ class Rules:
             for kind, n in player.pieces.items():
                 out[f"seat {seat + 1} {kind} pieces"] = n + on_board.get(kind, 0)
         return out
+
+    def determinise_extras(self, state: GameState, seat: int, rng: random.Random) -> None:
+        """Variant hook: resample, in place, the variant's own secrets that ``seat`` cannot
+        see (what :meth:`public_extras` hides), for :func:`ttr_nb.determinise.determinise`.
+        Cards, tickets and decks are resampled by the caller."""
 
     def public_extras(self, state: GameState, viewer: int) -> dict[str, Any]:
         """Variant board state ``viewer`` may see (hides draw piles and secret choices)."""
@@ -418,6 +426,11 @@ class Rules:
 
     # -------------------------------------------------------------- actions
     def legal_actions(self, game: Game) -> list[Any]:
+        """Every action the current player may take now, in a fixed order: card draws,
+        ticket draws, claims (routes in map order, then payments, then pickups), the
+        variant's own actions; ``[Pass()]`` when there is none."""
+        if not self.reference:
+            return (self._fast or self.fast).legal_actions(game)
         state = game.state
         if state.phase == "over":
             return []
@@ -467,7 +480,7 @@ class Rules:
         return draws
 
     def ticket_draws(self, state: GameState) -> list[Any]:
-        return [DrawTickets()] if state.ticket_decks.get(self.ticket_deck) else []
+        return [self.fast.ticket_draw(0)] if state.ticket_decks.get(self.ticket_deck) else []
 
     def extra_actions(self, game: Game) -> list[Any]:
         """Variant hook: further actions open at the start of a turn."""
@@ -834,9 +847,6 @@ class Rules:
         """Variant hook: (verb, rest) words for a variant-only action."""
         return ("do", str(action))
 
-
-NO_PICKUPS: tuple[Pickups, ...] = ((),)
-"""The pickup options of a claim with nothing to choose."""
 
 # How a malformed action is named in its refusal (its own fields cannot be trusted).
 _ACTION_WORDS = {

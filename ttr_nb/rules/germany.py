@@ -35,11 +35,12 @@ completed ticket (if nobody completed any, nobody gets it).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..actions import Pickups, short
+from ..actions import ClaimRoute, Pickups, short
 from ..maps import Map, Route
 from ..state import GameState
 from .base import NO_PICKUPS
@@ -319,6 +320,11 @@ class GermanyRules(TwoTicketDecks):
             return " (no passenger waits at either end)"
         parts = [f"a {colour} passenger from {self._name(place)}" for place, colour in taken]
         return ", taking " + " and ".join(parts)
+
+    def log_key(self, game: Game, action: Any) -> Hashable | None:
+        if type(action) is ClaimRoute:  # the words name the passengers taken
+            return None
+        return super().log_key(game, action)
 
     def waiting_text(self, waiting: dict[str, int]) -> str:
         """``2 red, 1 black`` (or ``none left``) for the passengers at a place."""

@@ -21,6 +21,7 @@ what is left, and the player chooses again.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from ..actions import DrawTickets, KeepTickets, shape_problem, short
@@ -96,7 +97,7 @@ class TwoTicketDecks(Rules):
         return range(max(0, n - shorts), min(longs, n) + 1)
 
     def ticket_draws(self, state: GameState) -> list[Any]:
-        return [DrawTickets(long=k) for k in self.split_range(state)]
+        return [self.fast.ticket_draw(k) for k in self.split_range(state)]
 
     def ticket_draw_problem(self, state: GameState, action: DrawTickets) -> str | None:
         shorts, longs = self.deck_sizes(state)
@@ -173,6 +174,12 @@ class TwoTicketDecks(Rules):
         for deck in self.ticket_decks_used:
             game.rng.shuffle(state.ticket_decks.setdefault(deck, []))
         self.start_play(state)
+
+    def log_key(self, game: Game, action: Any) -> Hashable | None:
+        if type(action) is DrawTickets:  # the words name the split, which the decks decide
+            state = game.state
+            return (state.players[state.current].name, action, self.draw_size(state))
+        return super().log_key(game, action)
 
     def describe(self, game: Game, action: Any, imperative: bool = False) -> str:
         if not isinstance(action, DrawTickets) or shape_problem(action) is not None:

@@ -31,9 +31,10 @@ Readings where the rulebook is silent (house rules, stated so that they can be s
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Payment, shape_problem, short
+from ..actions import Payment, mark_well_formed, shape_problem, short
 from ..algorithms import tour_connected, tour_in_order
 from ..maps import Map, Route
 from ..state import GameState, PlayerState
@@ -51,6 +52,7 @@ __all__ = ["BuildHarbor", "ChooseSupply", "ExchangePieces", "WorldRules"]
 TRAIN, SHIP = "train", "ship"
 KINDS = (TRAIN, SHIP)
 CHOOSE_SUPPLY = "choose_supply"  # the pending step after the starting tickets
+HARBOR_PAYMENTS = ("harbor payments",)  # key of a hand's harbor payments in its memo
 
 
 def _other(kind: str) -> str:
@@ -129,6 +131,11 @@ class WorldRules(Rules):
         self.harbors_each = int(game_map.components["harbors_per_player"])
         self.ports = frozenset(c.id for c in game_map.cities if c.port)
         self.tours = {t.id: t.tour_values for t in game_map.tickets if t.tour_values}
+        self._exchanges = {
+            (take, n): mark_well_formed(ExchangePieces(take, n))
+            for take in KINDS
+            for n in range(1, self.full_pieces[take] + 1)
+        }
         self._capacity_of: tuple[int, ...] = ()
         self._capacity: dict[tuple[str, str], int] = {}
 
@@ -255,6 +262,9 @@ class WorldRules(Rules):
             return []
         return self.world.route_payments(hand, route)
 
+    def payment_class(self, route: Route) -> Hashable:
+        return (route.kind, route.color, route.length, route.pair)
+
     def held_problem(self, player: PlayerState, cards: Payment) -> str | None:
         """Why ``player`` cannot spend ``cards`` at all (unknown or not held), or None."""
         for cid, n in cards:
@@ -295,12 +305,34 @@ class WorldRules(Rules):
         if player.extras["harbors_left"]:
             cities = self.harbor_cities(state, state.current)
             if cities:
-                pays = self.world.harbor_payments(player.hand)
-                out.extend(BuildHarbor.trusted(city, pay) for city in cities for pay in pays)
+                out.extend(self.harbor_builds(player.hand, cities))
         box = player.extras["box"]
+        exchanges = self._exchanges
         for take in KINDS:
             most = min(box[take], player.pieces[_other(take)])
-            out.extend(ExchangePieces(take, n) for n in range(1, most + 1))
+            out.extend(
+                exchanges.get((take, n)) or ExchangePieces(take, n) for n in range(1, most + 1)
+            )
+        return out
+
+    def harbor_builds(self, hand: dict[str, int], cities: list[str]) -> list[BuildHarbor]:
+        """Every harbor build in ``cities`` that ``hand`` can pay for: cities in order, then
+        payments (remembered per hand on the fast path)."""
+        if self.reference:
+            pays = self.world.harbor_payments(hand)
+            return [BuildHarbor.trusted(city, pay) for city in cities for pay in pays]
+        memo = self.fast.hand_memo(hand).extra
+        pays = memo.get(HARBOR_PAYMENTS)
+        if pays is None:
+            pays = memo[HARBOR_PAYMENTS] = tuple(self.world.harbor_payments(hand))
+        out = []
+        for city in cities:
+            builds = memo.get(city)
+            if builds is None:
+                builds = memo[city] = tuple(
+                    mark_well_formed(BuildHarbor.trusted(city, pay)) for pay in pays
+                )
+            out.extend(builds)
         return out
 
     def extra_problem(self, game: Game, action: Any) -> str | None:
@@ -475,6 +507,17 @@ class WorldRules(Rules):
             )
         return out
 
+    def determinise_extras(self, state: GameState, seat: int, rng: random.Random) -> None:
+        """Supplies chosen by others before the reveal are secret: any legal supply."""
+        choices = state.extras.get("supply_choices")
+        if choices is None:
+            return
+        options = self.supply_options()
+        for p, choice in enumerate(choices):
+            if p != seat and choice is not None:
+                pick = rng.choice(options)
+                choices[p] = {TRAIN: pick.trains, SHIP: pick.ships}
+
     def public_extras(self, state: GameState, viewer: int) -> dict[str, Any]:
         hidden = ("ship_deck", "ship_discard", "supply_choices")
         out = {k: v for k, v in state.extras.items() if k not in hidden}
@@ -490,6 +533,11 @@ class WorldRules(Rules):
 
     def count_text(self, card_id: str, n: int) -> str:
         return _plural(n, self.card_name(card_id))
+
+    def log_key(self, game: Game, action: Any) -> Hashable | None:
+        if type(action) in (ChooseSupply, BuildHarbor, ExchangePieces):
+            return (game.state.players[game.state.current].name, action)
+        return super().log_key(game, action)
 
     def describe_extra(self, game: Game, action: Any) -> tuple[str, str]:
         if isinstance(action, ChooseSupply):

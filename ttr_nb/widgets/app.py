@@ -456,7 +456,17 @@ class GameApp:
             self._report(text, self.bot_panel.note, True)
             return False
         bot = self.bots[view.current_player]
-        return self._apply(bot.choose(view), by_bot=True)
+        return self._apply(self._bot_move(bot, view), by_bot=True)
+
+    def _bot_move(self, bot: Any, game: Game) -> Any:
+        """``bot``'s move in ``game``. A bot that thinks for a while (the search bot, with
+        its ``budget`` of seconds) is announced first: the status line is sent to the page
+        at once, so it reads "thinking…" while the kernel searches."""
+        budget = getattr(bot, "budget", None)
+        if isinstance(budget, (int, float)) and budget > 0:
+            name = game.state.players[game.current_player].name
+            self._set_status(f"{name} is thinking… (up to {budget:g} s)")
+        return bot.choose(game)
 
     def bots_until_human(self) -> int:
         """Let the bots play until a human is to move (or the game ends)."""
@@ -480,7 +490,7 @@ class GameApp:
             bot = self.bots.get(game.current_player) or autopilot
             if bot is None:
                 break
-            game.apply(bot.choose(game))
+            game.apply(self._bot_move(bot, game))
             moves += 1
         if moves:
             self.dropped_moves = []

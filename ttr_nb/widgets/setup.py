@@ -21,7 +21,12 @@ from .controls import Note, button
 if TYPE_CHECKING:
     from .app import GameApp
 
-SEAT_KINDS = [("Human", "human"), ("Greedy bot", "greedy"), ("Random bot", "random")]
+SEAT_KINDS = [
+    ("Human", "human"),
+    ("Greedy bot", "greedy"),
+    ("Random bot", "random"),
+    ("Search bot (1 s)", "search"),
+]
 BOT_NAMES = ["Ada", "Bruno", "Chen", "Dita", "Emil"]
 MAX_SEED = 10**12
 

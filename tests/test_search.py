@@ -1,0 +1,134 @@
+"""The search bot: legal moves on every map within its budget, reproducible with a fixed
+number of worlds, stronger than the random bot; selectable by name."""
+
+from __future__ import annotations
+
+import gc
+import time
+
+import pytest
+
+from ttr_nb import new_game
+from ttr_nb.actions import DrawTickets
+from ttr_nb.bots import GreedyBot, RandomBot, bot_name_problem, make_bot, play_out
+from ttr_nb.rules import playable_maps
+from ttr_nb.search import SearchBot, reward
+
+BUDGET = 0.2
+# The budget is checked before each play-out; one play-out already started may finish
+# late (a whole World game is about 0.15 s on one free core), plus the set-up of a search.
+# A full garbage collection of a big test process also counts as the search's CPU time:
+# one is made before each timed search, so that none falls inside it.
+SLACK = {"world": 0.8}
+DEFAULT_SLACK = 0.5
+
+
+def mid_game(map_name: str, players: int, seed: int, moves: int):
+    game = new_game(map_name, players=players, seed=seed)
+    bots = [GreedyBot(seed + i) for i in range(players)]
+    for _ in range(moves):
+        game.apply(bots[game.current_player].choose(game))
+    return game
+
+
+@pytest.mark.parametrize("map_name", playable_maps())
+def test_a_search_returns_a_legal_move_within_its_budget(map_name):
+    bot = SearchBot(seed=1, budget=BUDGET, clock=time.process_time)
+    for moves in (0, 4, 40):
+        game = mid_game(map_name, 2, seed=moves, moves=moves)
+        before = game.snapshot()
+        gc.collect()
+        start = time.process_time()
+        action = bot.choose(game)
+        spent = time.process_time() - start
+        assert action in game.legal_actions()
+        assert game.snapshot() == before  # searching never changes the real game
+        assert spent < BUDGET + SLACK.get(map_name, DEFAULT_SLACK), f"{spent:.2f} s at move {moves}"
+        result = bot.last
+        if len(result.root.children) > 1:
+            assert result.playouts > 0 and result.worlds > 0
+            assert result.action in result.root.children
+
+
+def test_a_fixed_number_of_worlds_is_reproducible():
+    game = mid_game("usa", 3, seed=5, moves=30)
+    first = SearchBot(seed=9, worlds=6)
+    second = SearchBot(seed=9, worlds=6)
+    assert first.choose(game) == second.choose(game)
+    visits = [(repr(a), c.visits, round(c.total, 9)) for a, c in first.last.root.children.items()]
+    again = [(repr(a), c.visits, round(c.total, 9)) for a, c in second.last.root.children.items()]
+    assert visits == again
+
+
+def test_a_forced_move_is_played_at_once():
+    game = mid_game("usa", 2, seed=1, moves=6)
+    while game.state.pending is not None:
+        game.apply(GreedyBot(0).choose(game))
+    deck = game.state.ticket_decks[game.rules.ticket_deck]
+    del deck[1:]  # one ticket left: after drawing it, keeping it is the only move
+    game.apply(next(a for a in game.legal_actions() if isinstance(a, DrawTickets)))
+    legal = game.legal_actions()
+    assert len(legal) == 1
+    bot = SearchBot(seed=0, budget=5)
+    start = time.perf_counter()
+    assert bot.choose(game) == legal[0]
+    assert time.perf_counter() - start < 1
+    assert bot.last.playouts == 0
+
+
+def test_the_tree_holds_the_root_candidates_and_their_statistics():
+    game = mid_game("usa", 2, seed=3, moves=20)
+    bot = SearchBot(seed=2, worlds=8)
+    result = bot.search(game)
+    root = result.root
+    assert 1 < len(root.children) <= 10
+    assert sum(c.visits for c in root.children.values()) == result.playouts
+    assert all(0 <= c.mean <= 1 for c in root.children.values())
+    assert result.rounds[0] == list(root.children.values())  # every candidate races first
+    assert len(result.rounds[-1]) < len(result.rounds[0])  # halving dropped some
+    assert root.size() > len(root.children)  # the bot's later decisions were expanded
+
+
+def test_reward_is_the_squashed_margin():
+    assert reward([50, 50, 10], 0) == 0.5
+    assert reward([80, 50], 0) > 0.9 > 0.1 > reward([50, 80], 0)
+
+
+def test_search_beats_random():
+    """Two 2-player USA games, one in each seat: the search bot wins both (the
+    strength figures against greedy come from ``ttr-nb tournament``, see the README)."""
+    wins = 0
+    for g in range(2):
+        search = SearchBot(seed=g, worlds=2)
+        seats = [search, RandomBot(g)] if g % 2 == 0 else [RandomBot(g), search]
+        game = play_out(new_game("usa", 2, seed=g), seats)
+        me = seats.index(search)
+        wins += game.scores()[me]["total"] > game.scores()[1 - me]["total"]
+    assert wins == 2
+
+
+def test_search_bots_are_named():
+    assert make_bot("search").budget == 1.0
+    assert make_bot("search:0.3").budget == 0.3
+    assert make_bot("search-cpu:2").clock is time.process_time
+    assert make_bot("search").clock is time.perf_counter
+    for bad, words in [
+        ("search:0", "more than 0"),
+        ("search:100", "at most 60"),
+        ("search:fast", "not a number"),
+        ("random:1", "only the search bot"),
+        ("deep", "unknown bot"),
+    ]:
+        assert words in bot_name_problem(bad)
+        with pytest.raises(ValueError, match=words):
+            make_bot(bad)
+
+
+def test_a_tournament_takes_a_search_bot_by_name():
+    from ttr_nb.tournament import run_tournament
+
+    result = run_tournament(
+        ["search-cpu:0.02", "greedy"], "usa", games=2, workers=1, progress=False
+    )
+    assert [row.name for row in result.table()] == ["search-cpu:0.02", "greedy"]
+    assert sum(row.wins for row in result.table()) == 2

@@ -1,0 +1,81 @@
+"""How strong is the search bot? Tournaments of search against greedy, seats alternating.
+
+The full protocol of issue 12 (hours of CPU: run it on a free machine, or pass more
+workers)::
+
+    python tools/strength.py                      # 200 games per row, every row below
+    python tools/strength.py --games 40 --budgets 0.3 --maps usa --workers 1   # a taste
+
+Rows: per playable map, search at 1 s per move against greedy in 2-player games; then,
+on USA, how strength grows with the budget (0.1, 0.3, 1, 3 s). The search bot counts
+its own CPU time (``search-cpu:SECONDS``), so the figures do not depend on how busy the
+machine is. Each row prints the search bot's win rate with a 95 % Wilson interval;
+``--out`` writes every row's full table too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ttr_nb.rules import playable_maps  # noqa: E402
+from ttr_nb.tournament import run_tournament  # noqa: E402
+
+BUDGET_CURVE = (0.1, 0.3, 1.0, 3.0)
+
+
+def rows(maps: list[str], budgets: list[float]) -> list[tuple[str, float]]:
+    """(map, budget) pairs: every map at 1 s (or the one budget asked), then USA's curve."""
+    out = [(m, 1.0 if 1.0 in budgets else budgets[0]) for m in maps]
+    if "usa" in maps:
+        out += [("usa", b) for b in budgets if ("usa", b) not in out]
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games per row")
+    parser.add_argument("--maps", default="all", help="comma-separated maps (default: all)")
+    parser.add_argument(
+        "--budgets",
+        default=",".join(f"{b:g}" for b in BUDGET_CURVE),
+        help="seconds per move for USA's curve (default 0.1,0.3,1,3)",
+    )
+    parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", help="append every row's full table to this file")
+    args = parser.parse_args()
+    maps = playable_maps() if args.maps == "all" else args.maps.split(",")
+    budgets = [float(b) for b in args.budgets.split(",")]
+    print(f"search (CPU budget per move) against greedy, 2 players, {args.games} games per row")
+    print(f"{'map':<10}{'budget':>8}{'search wins':>13}{'win rate (95% CI)':>24}{'time':>9}")
+    for map_name, budget in rows(maps, budgets):
+        start = time.perf_counter()
+        result = run_tournament(
+            [f"search-cpu:{budget:g}", "greedy"],
+            map_name,
+            args.games,
+            seed=args.seed,
+            workers=args.workers,
+            progress=True,
+        )
+        search = result.table()[0]
+        interval = f"{search.win_rate:.0%} ({search.win_low:.0%}–{search.win_high:.0%})"
+        print(
+            f"{map_name:<10}{budget:>7g}s{search.wins:>8g}/{search.games:<4}{interval:>24}"
+            f"{time.perf_counter() - start:>8.0f}s",
+            flush=True,
+        )
+        if args.out:
+            with open(args.out, "a", encoding="utf-8") as out:
+                out.write(f"\n== {map_name}, search {budget:g} s per move ==\n")
+                out.write(result.to_text() + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

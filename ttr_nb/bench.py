@@ -1,0 +1,260 @@
+"""Engine speed figures for ``ttr-nb bench``: the fast path against the reference path,
+the cost of a clone and of a determinised world, the ticket planner against
+``plan_ticket``, and the search bot's play-outs per second.
+
+Every figure is measured in this process on this machine, side by side in one run
+(figures on a shared machine vary by a third from run to run, ratios much less).
+
+No peer engine is measured: the fastest Python peer (bingsoup/ticket-to-ride-ai) is
+published on GitHub only, and this project's machines reach only PyPI, Debian and npm.
+The comparison with it stays to be done where GitHub is reachable.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .algorithms import TicketPlanner, TicketUnreachableError, plan_ticket
+from .bots import GreedyBot, RandomBot, play_out
+from .determinise import Knowledge
+from .game import Game, new_game
+
+__all__ = [
+    "PEER_NOTE",
+    "clone_costs",
+    "engine_speed",
+    "listing_speed",
+    "planner_speedup",
+    "playout_rate",
+]
+
+PEER_NOTE = (
+    "Peer engine (bingsoup/ticket-to-ride-ai): not measured. It is published on GitHub "
+    "only and this machine reaches only PyPI, Debian and npm; the side-by-side "
+    "comparison the issue asks for stays to be done where GitHub is reachable."
+)
+
+
+def _random_games(map_name: str, players: int, seeds: range, reference: bool) -> tuple[float, int]:
+    """(CPU seconds, actions) for seeded random-bot games, listed the reference or the
+    fast way."""
+    actions = 0
+    start = time.process_time()
+    for g in seeds:
+        game = new_game(map_name, players=players, seed=g)
+        bots = [RandomBot(g * 10 + i) for i in range(players)]
+        if reference:
+            with game.rules.reference_mode():
+                play_out(game, bots)
+        else:
+            play_out(game, bots)
+        actions += len(game.history)
+    return time.process_time() - start, actions
+
+
+WARM_SEEDS = range(10**6, 10**6 + 50)  # games that fill the fast path's memos first
+
+
+def engine_speed(map_name: str = "usa", players: int = 2, games: int = 100) -> dict[str, float]:
+    """Random-bot games per second (CPU time) on the reference and the fast path: the
+    same games, played once each way.
+
+    The reference path (:meth:`Rules.reference_mode`) lists every open route with every
+    payment and builds each log line, as the engine did before the fast path; both play
+    exactly the same games (the tests check it). The fast path remembers work per hand
+    of cards; its memos are first filled by other games (:data:`WARM_SEEDS`, a tenth of
+    them for World), as in any long run, so that a hand met again is not counted as new.
+    """
+    warm = WARM_SEEDS if map_name != "world" else WARM_SEEDS[:5]
+    _random_games(map_name, players, warm, reference=False)
+    seeds = range(games)
+    ref_s, actions = _random_games(map_name, players, seeds, reference=True)
+    fast_s, fast_actions = _random_games(map_name, players, seeds, reference=False)
+    if fast_actions != actions:
+        raise AssertionError("the fast path played other games than the reference path")
+    return {
+        "reference_games_per_s": games / ref_s,
+        "fast_games_per_s": games / fast_s,
+        "speedup": ref_s / fast_s,
+        "actions_per_game": actions / games,
+    }
+
+
+def listing_speed(map_name: str = "usa", games: int = 20) -> dict[str, float]:
+    """Microseconds per ``legal_actions`` call on positions met before (as a search meets
+    them: the same positions again and again), reference and fast path.
+
+    The positions are the start-of-turn positions of seeded random 2-player games; each
+    is listed three times each way.
+    """
+    positions = []
+    for g in range(games):
+        game = new_game(map_name, players=2, seed=g)
+        bots = [RandomBot(g), RandomBot(g + 1)]
+        while not game.is_over:
+            if game.state.pending is None and game.phase == "play":
+                positions.append(game.clone())
+            game.apply(bots[game.current_player].choose(game))
+    rules = positions[0].rules
+
+    def run(reference: bool) -> float:
+        start = time.process_time()
+        for _ in range(3):
+            for position in positions:
+                rules.reference = reference
+                rules.legal_actions(position)
+        rules.reference = False
+        return (time.process_time() - start) / (3 * len(positions))
+
+    run(False)  # the memos meet these positions once
+    ref, fast = run(True), run(False)
+    return {"reference_us": 1e6 * ref, "fast_us": 1e6 * fast, "speedup": ref / fast}
+
+
+def _mid_game(map_name: str, players: int, moves: int, seed: int = 1) -> Game:
+    game = new_game(map_name, players=players, seed=seed)
+    bots = [GreedyBot(seed + i) for i in range(players)]
+    for _ in range(moves):
+        if game.is_over:
+            break
+        game.apply(bots[game.current_player].choose(game))
+    return game
+
+
+def _per_call(fn: Callable[[], Any], repeat: int) -> float:
+    start = time.perf_counter()
+    for _ in range(repeat):
+        fn()
+    return (time.perf_counter() - start) / repeat
+
+
+def clone_costs(map_name: str = "usa", players: int = 2, moves: int = 60) -> dict[str, float]:
+    """Seconds per ``Game.clone()``, per ``copy.deepcopy(game)`` (the same thing), per
+    clone with a fresh generator (what the search uses), per gathering of a seat's
+    :class:`~ttr_nb.determinise.Knowledge` and per sampled world, mid-game."""
+    game = _mid_game(map_name, players, moves)
+    knowledge = Knowledge.of(game, game.current_player)
+    rng = random.Random(0)
+    return {
+        "clone": _per_call(game.clone, 2000),
+        "deepcopy": _per_call(lambda: copy.deepcopy(game), 2000),
+        "clone_fresh_rng": _per_call(lambda: game.clone(rng=rng), 2000),
+        "knowledge": _per_call(lambda: Knowledge.of(game, game.current_player), 50),
+        "sample": _per_call(lambda: knowledge.sample(rng), 2000),
+        "moves": len(game.history),
+    }
+
+
+def planner_speedup(map_name: str = "usa", positions: int = 30) -> dict[str, float]:
+    """Seconds per plan with ``plan_ticket`` (networkx, a graph built per call) and with a
+    :class:`~ttr_nb.algorithms.TicketPlanner` (cached adjacency), on the same random
+    positions; the plans are compared too."""
+    from .maps import load_map
+
+    game_map = load_map(map_name)
+    board = [(r.id, r.a, r.b, r.length) for r in game_map.routes]
+    planner = TicketPlanner(board)
+    rng = random.Random(map_name)
+    ids = [r.id for r in game_map.routes]
+    queries = []
+    for _ in range(positions):
+        crowd = rng.random()
+        owned = {rid for rid in ids if rng.random() < crowd * 0.2}
+        unavailable = {rid for rid in ids if rng.random() < crowd * 0.5}
+        for ticket in rng.sample(game_map.tickets, min(8, len(game_map.tickets))):
+            a, b = ticket.cities[0], ticket.cities[1]
+            queries.append((game_map.targets(a), game_map.targets(b), owned, unavailable))
+
+    def run(plan: Callable[..., Any], *first: Any) -> tuple[float, list[Any]]:
+        out = []
+        start = time.perf_counter()
+        for a, b, owned, unavailable in queries:
+            try:
+                out.append(
+                    plan(
+                        *first,
+                        a,
+                        b,
+                        owned=owned,
+                        unavailable=unavailable,
+                        dead_ends=game_map.dead_ends,
+                    )
+                )
+            except TicketUnreachableError:
+                out.append(None)
+        return time.perf_counter() - start, out
+
+    slow, slow_plans = run(plan_ticket, board)
+    fast, fast_plans = run(planner.plan)
+    if slow_plans != fast_plans:
+        raise AssertionError("the planner's plans differ from plan_ticket's")
+    return {
+        "plan_ticket_ms": 1e3 * slow / len(queries),
+        "planner_ms": 1e3 * fast / len(queries),
+        "speedup": slow / fast,
+        "plans": len(queries),
+    }
+
+
+def playout_rate(map_name: str = "usa", players: int = 2, playouts: int = 20) -> float:
+    """Play-outs per second of the search bot's rollout policy from a sampled world."""
+    from .rollout import PlanFollower
+
+    game = _mid_game(map_name, players, 20)
+    knowledge = Knowledge.of(game, game.current_player)
+    rng = random.Random(1)
+    policy = PlanFollower(1)
+    worlds = [knowledge.sample(rng) for _ in range(playouts)]
+    start = time.perf_counter()
+    for world in worlds:
+        policy.reset()
+        policy.play_out(world)
+    return playouts / (time.perf_counter() - start)
+
+
+def report(games: int = 100, maps: list[str] | None = None) -> list[str]:
+    """The engine figures of ``ttr-nb bench`` as lines of text."""
+    from .rules import playable_maps
+
+    lines = [
+        "Engine fast path (random 2-player games, CPU time; reference = every payment "
+        "listed, every log line built):"
+    ]
+    for map_name in maps or playable_maps():
+        count = games if map_name != "world" else max(1, games // 5)
+        speed = engine_speed(map_name, 2, count)
+        lines.append(
+            f"  {map_name}: reference {speed['reference_games_per_s']:.1f} games/s, fast "
+            f"{speed['fast_games_per_s']:.1f} games/s: {speed['speedup']:.2f}× faster "
+            f"({count} games, {speed['actions_per_game']:.0f} actions per game)"
+        )
+    listing = listing_speed()
+    lines.append(
+        f"  positions met again (a search's case), USA: reference {listing['reference_us']:.0f}"
+        f" µs, fast {listing['fast_us']:.0f} µs per legal_actions: "
+        f"{listing['speedup']:.2f}× faster"
+    )
+    costs = clone_costs()
+    lines.append(f"Copies, USA 2 players after {costs['moves']} moves:")
+    lines.append(
+        f"  Game.clone() {1e6 * costs['clone']:.1f} µs, copy.deepcopy {1e6 * costs['deepcopy']:.1f}"
+        f" µs, clone with a fresh generator {1e6 * costs['clone_fresh_rng']:.1f} µs"
+    )
+    lines.append(
+        f"  determinisation: knowledge {1e3 * costs['knowledge']:.2f} ms per decision "
+        f"(replays the history), {1e6 * costs['sample']:.1f} µs per sampled world"
+    )
+    plan = planner_speedup()
+    lines.append(
+        f"Ticket planner, USA ({plan['plans']} plans, same results): plan_ticket "
+        f"{plan['plan_ticket_ms']:.3f} ms, TicketPlanner {plan['planner_ms']:.3f} ms: "
+        f"{plan['speedup']:.1f}× faster"
+    )
+    rates = ", ".join(f"{m} {playout_rate(m):.0f}/s" for m in maps or playable_maps())
+    lines.append(f"Search bot play-outs (2 players, from move 20): {rates}")
+    lines.append(PEER_NOTE)
+    return lines
