@@ -11,17 +11,14 @@ from map_common import (
     LICENCE,
     Gazetteer,
     bearing,
-    check_parallel,
     check_points,
     classic_cards,
-    color_of,
+    classic_routes,
     destination,
     distance_km,
     latlon,
-    make_groups,
     read_csv,
     route_points,
-    route_record,
     slug,
 )
 
@@ -232,18 +229,9 @@ def build_germany(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
 
     table = route_points(7)
     check_points(route_rows, "points", table)
-    routes = [
-        route_record(
-            int(row["route_id"]),
-            by_ref_id[row["city1_id"]],
-            by_ref_id[row["city2_id"]],
-            int(row["length"]),
-            color_of(row["color"]),
-        )
-        for row in route_rows
-    ]
-    make_groups(routes)
-    check_parallel(routes, route_rows)
+    routes = classic_routes(
+        route_rows, lambda row: (by_ref_id[row["city1_id"]], by_ref_id[row["city2_id"]])
+    )
 
     tickets = [
         {

@@ -8,6 +8,7 @@ import math
 import sys
 import unicodedata
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -209,3 +210,19 @@ def route_record(
         rec["pair"] = True
     rec["group"] = 0  # set by make_groups
     return rec
+
+
+def classic_routes(
+    route_rows: list[dict[str, str]], ends: Callable[[dict[str, str]], tuple[str, str]]
+) -> list[dict[str, Any]]:
+    """Route records from ``routes.csv`` rows (single colour, one kind), grouped and checked.
+
+    ``ends(row)`` gives the ids of the two places a row joins.
+    """
+    routes = [
+        route_record(int(row["route_id"]), *ends(row), int(row["length"]), color_of(row["color"]))
+        for row in route_rows
+    ]
+    make_groups(routes)
+    check_parallel(routes, route_rows)
+    return routes

@@ -9,15 +9,12 @@ from map_common import (
     FORMAT,
     LICENCE,
     Gazetteer,
-    check_parallel,
     check_points,
     classic_cards,
-    color_of,
+    classic_routes,
     latlon,
-    make_groups,
     read_csv,
     route_points,
-    route_record,
     slug,
 )
 
@@ -78,18 +75,7 @@ def build_usa(ref: Path, gaz: Gazetteer) -> dict[str, Any]:
 
     table = route_points(6)
     check_points(route_rows, "points", table)
-    routes = [
-        route_record(
-            int(row["route_id"]),
-            ids[row["city1"]],
-            ids[row["city2"]],
-            int(row["length"]),
-            color_of(row["color"]),
-        )
-        for row in route_rows
-    ]
-    make_groups(routes)
-    check_parallel(routes, route_rows)
+    routes = classic_routes(route_rows, lambda row: (ids[row["city1"]], ids[row["city2"]]))
 
     tickets = [
         {
