@@ -216,6 +216,7 @@ LESSONS: tuple[Lesson, ...] = (
             "run tournaments",
             "put a confidence interval on a win rate and a mean",
             "size an experiment",
+            "explain how a search bot decides by simulation",
         ),
         (RULES, "graphs_3_planning.ipynb"),
         ("Exercise 11a", "Exercise 11b"),
