@@ -269,6 +269,27 @@ def test_bots_move_on_their_own(page: Any) -> None:
     no_errors(page)
 
 
+def test_search_bot_says_it_is_thinking(page: Any) -> None:
+    """The search bot thinks for up to a second: the page says so while the kernel works."""
+    start_game(page, "usa", seed=9, players=2, kinds=["human", "search"])
+    click_and_settle(page, "button.ttr-keep")
+    before = total_moves(page)
+    page.locator("button.ttr-bot-step").click()
+    page.wait_for_function(
+        "() => document.querySelector('.ttr-status-box').innerText.includes('is thinking')",
+        timeout=WAIT_MS,
+    )
+    assert "up to 1 s" in status(page)
+    page.wait_for_function(
+        "(n) => Number(document.querySelector('.ttr-status-box [data-total]')"
+        ".getAttribute('data-total')) > n",
+        arg=before,
+        timeout=WAIT_MS,
+    )
+    assert "is thinking" not in status(page)
+    no_errors(page)
+
+
 def test_kernel_restart_asks_to_reload(page: Any, voila: Voila) -> None:
     """Last test: kill this page's kernel; the page must ask the learner to reload."""
     assert not page.locator(".ttr-lost").is_visible()
