@@ -23,14 +23,14 @@ from ..actions import (
     Pass,
     Payment,
     Pickups,
-    describe_cards,
     shape_problem,
     short,
 )
-from ..algorithms import longest_trail_length, ticket_completed
 from ..maps import CardType, Map, Route
 from ..state import GameState, PlayerState
 from .fastpath import NO_PICKUPS, FastHooks, FastPath
+from .scoring import ScoringRules
+from .words import RuleWords
 
 if TYPE_CHECKING:
     import random
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from ..game import Game
 
 
-class Rules(FastHooks):
+class Rules(ScoringRules, RuleWords, FastHooks):
     """The rules of the original game (USA, 2015 rulebook).
 
     House rules, where the rulebook is silent:
@@ -708,158 +708,6 @@ class Rules(FastHooks):
 
     def triggers_end(self, player: PlayerState) -> bool:
         return sum(player.pieces.values()) <= self.end_trigger_pieces
-
-    # -------------------------------------------------------------- scoring
-    def ticket_done(self, state: GameState, player: PlayerState, ticket_id: int) -> bool:
-        ticket = self.map.ticket_by_id[ticket_id]
-        routes = [self.map.route_by_id[r].ends for r in player.routes]
-        places = ticket.cities
-        return all(
-            ticket_completed(
-                routes, self.map.targets(a), self.map.targets(b), dead_ends=self.map.dead_ends
-            )
-            for a, b in zip(places, places[1:], strict=False)
-        )
-
-    def ticket_points(self, state: GameState, player: PlayerState, ticket_id: int) -> int:
-        points = self.map.ticket_by_id[ticket_id].points
-        return points if self.ticket_done(state, player, ticket_id) else -points
-
-    def longest_paths(self, state: GameState) -> list[int]:
-        out = []
-        for player in state.players:
-            routes = [self.map.route_by_id[r] for r in player.routes]
-            out.append(longest_trail_length([(r.a, r.b, r.length) for r in routes]))
-        return out
-
-    def recomputed_route_score(self, state: GameState, player: PlayerState) -> int:
-        """Route points recounted from the board (the in-play score should equal it)."""
-        return sum(self.map.route_points(self.map.route_by_id[r].length) for r in player.routes)
-
-    def score_components(self, state: GameState, final: bool) -> list[dict[str, int]]:
-        """Per player: points by component (without the total)."""
-        rows = [{"routes": p.route_score} for p in state.players]
-        if not final:
-            return rows
-        for row, player in zip(rows, state.players, strict=True):
-            row["tickets"] = sum(self.ticket_points(state, player, t) for t in player.tickets)
-        if "longest_path" in self.bonus_points:
-            lengths = self.longest_paths(state)
-            best = max(lengths)
-            for row, length in zip(rows, lengths, strict=True):
-                row["longest_path"] = (
-                    self.bonus_points["longest_path"] if best and length == best else 0
-                )
-        return rows
-
-    def completed_counts(self, state: GameState) -> list[int]:
-        return [sum(self.ticket_done(state, p, t) for t in p.tickets) for p in state.players]
-
-    def most_completed_bonus(self, state: GameState, points: int) -> list[int]:
-        """``points`` to every player tied for the most completed tickets, 0 to the others.
-
-        Germany's Globetrotter and Märklin's Most Completed Tickets bonus. House rule
-        (both rulebooks are silent): it needs at least one completed ticket, so if
-        nobody completed any, nobody gets it.
-        """
-        completed = self.completed_counts(state)
-        best = max(completed)
-        return [points if best and n == best else 0 for n in completed]
-
-    def tiebreaks(
-        self, state: GameState, rows: list[dict[str, int]]
-    ) -> list[tuple[str, list[int]]]:
-        """Ordered tie-breakers: (what is compared, value per player; higher wins)."""
-        return [
-            ("most completed tickets", self.completed_counts(state)),
-            ("longest continuous path bonus", [r.get("longest_path", 0) for r in rows]),
-        ]
-
-    # ---------------------------------------------------------------- text
-    def describe(self, game: Game, action: Any, imperative: bool = False) -> str:
-        """Readable text for an action by the current player, computed before it happens.
-
-        The log form names the player (``Ann claims Denver–Omaha ...``); the
-        imperative form (``claim Denver–Omaha ...``) goes into error messages.
-        Blind draws and kept tickets are described without revealing cards.
-        """
-        state = game.state
-        several = len(self.deck_names) > 1
-        if shape_problem(action) is not None:
-            words = _ACTION_WORDS.get(type(action).__name__) or getattr(
-                type(action), "malformed_words", ("play", "an unknown action")
-            )
-        elif isinstance(action, DrawFaceUp):
-            slot = action.slot
-            card = state.face_up[slot] if 0 <= slot < len(state.face_up) else None
-            words = (
-                "take",
-                f"the face-up {self.card_name(card)}"
-                if card
-                else f"face-up card {short(slot + 1)}",
-            )
-            if several:
-                words = (words[0], f"{words[1]}, refilling from the {action.refill} deck")
-        elif isinstance(action, DrawBlind):
-            plain = action.deck == "train" and not several
-            deck = "the deck" if plain else f"the {action.deck} deck"
-            words = ("draw", f"a card from {deck}")
-        elif isinstance(action, ClaimRoute):
-            route = self.map.route_by_id.get(action.route)
-            label = self.map.route_label(route) if route else f"route {action.route}"
-            picks = self.pickup_text(state, route, action.pickups)
-            words = ("claim", f"{label} with {self.payment_text(action.cards)}{picks}")
-        elif isinstance(action, DrawTickets):
-            words = ("draw", "tickets" + (f" ({action.long} long)" if action.long else ""))
-        elif isinstance(action, KeepTickets):
-            n = len(action.tickets)
-            words = ("keep", f"{n} ticket{'s' if n != 1 else ''}")
-        elif isinstance(action, Pass):
-            words = ("pass", "(no legal action)")
-        else:
-            words = self.describe_extra(game, action)
-        verb, rest = words
-        rest = rest.strip()
-        if imperative:
-            return f"{verb} {rest}" if not isinstance(action, Pass) else "pass"
-        name = state.players[state.current].name
-        return f"{name} {_third_person(verb)} {rest}".strip()
-
-    def payment_text(self, cards: Payment) -> str:
-        """``3 purple cards + 2 locomotives``: colour cards first, wild cards last."""
-        known = [(cid, n) for cid, n in cards if cid in self.cards]
-        if len(known) != len(cards):
-            return describe_cards(cards)
-        ordered = sorted(known, key=lambda pair: (self.cards[pair[0]].wild, pair[0]))
-        return " + ".join(self.count_text(cid, n) for cid, n in ordered)
-
-    def card_name(self, card_id: str) -> str:
-        """What a player calls one card of this kind (``red``, ``locomotive``)."""
-        return card_id
-
-    def count_text(self, card_id: str, n: int) -> str:
-        """``1 red card``, ``3 red cards``, ``2 locomotives``: a number of one kind of card."""
-        card = self.cards[card_id]
-        noun = card.id if card.wild else f"{card.id} card"
-        return f"{n} {noun}{'' if n == 1 else 's'}"
-
-    def describe_extra(self, game: Game, action: Any) -> tuple[str, str]:
-        """Variant hook: (verb, rest) words for a variant-only action."""
-        return ("do", str(action))
-
-
-# How a malformed action is named in its refusal (its own fields cannot be trusted).
-_ACTION_WORDS = {
-    "DrawFaceUp": ("take", "a face-up card"),
-    "DrawBlind": ("draw", "a card"),
-    "ClaimRoute": ("claim", "a route"),
-    "DrawTickets": ("draw", "tickets"),
-    "KeepTickets": ("keep", "tickets"),
-}
-
-
-def _third_person(verb: str) -> str:
-    return verb + ("es" if verb.endswith(("s", "sh", "ch")) else "s")
 
 
 def _wild_splits(wilds: list[tuple[str, int]], need: int) -> Iterator[tuple[tuple[str, int], ...]]:
