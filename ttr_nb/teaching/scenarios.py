@@ -27,7 +27,7 @@ the same position on the live board widget (needs the ``app`` extra).
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..actions import ClaimRoute, DrawBlind, KeepTickets, Payment
@@ -49,6 +49,7 @@ __all__ = [
     "claimable",
     "claiming",
     "describe",
+    "ticket_lines",
     "double_route",
     "double_route_three_players",
     "drawing_tickets",
@@ -326,23 +327,35 @@ def describe(game: Game, players: Iterable[int] | None = None) -> str:
             f"{p.name:<{width}} · {p.pieces['train']} trains · {p.route_score} points · "
             f"hand: {cards_text(game, p.hand)}"
         )
-        if p.offer:
-            offered = ", ".join(ticket_label(game, t) for t in p.offer)
-            lines.append(f"{'':<{width}}   tickets offered: {offered}")
-        if p.tickets:
-            held = ", ".join(
-                ticket_label(game, t) + (" ✔" if done else "") for t, done in game.ticket_status(i)
-            )
-            lines.append(f"{'':<{width}}   tickets: {held}")
+        lines += ticket_lines(game, i, " " * (width + 3))
     return "\n".join(lines)
 
 
-def attempt(game: Game, action: Any) -> str:
+def ticket_lines(
+    game: Game, seat: int, indent: str, label: Callable[[Game, int], str] | None = None
+) -> list[str]:
+    """The tickets ``seat`` is offered and holds (completed ones ticked), one line each,
+    each ticket in ``label``'s words (:func:`ticket_label` by default)."""
+    label = label or ticket_label
+    player = game.state.players[seat]
+    lines = []
+    if player.offer:
+        offered = ", ".join(label(game, t) for t in player.offer)
+        lines.append(f"{indent}tickets offered: {offered}")
+    if player.tickets:
+        held = ", ".join(
+            label(game, t) + (" ✔" if done else "") for t, done in game.ticket_status(seat)
+        )
+        lines.append(f"{indent}tickets: {held}")
+    return lines
+
+
+def attempt(game: Game, action: Any, turn: Callable[[Game], str] | None = None) -> str:
     """Try ``action`` for the player to move and say what happened.
 
     A legal action is carried out (``✔`` and the log line, then whose turn
-    it is); an illegal one is refused (``✘`` and the rule) and the game is
-    left exactly as it was.
+    it is, in ``turn``'s words: :func:`turn_text` by default); an illegal one is
+    refused (``✘`` and the rule) and the game is left exactly as it was.
     """
     before = game.state.to_dict()
     try:
@@ -350,7 +363,7 @@ def attempt(game: Game, action: Any) -> str:
     except IllegalActionError as err:
         unchanged = game.state.to_dict() == before
         return f"✘ Refused: {err}" + ("" if unchanged else "  (!! the state changed)")
-    return f"✔ {game.log[-1]}\n  → {turn_text(game)}"
+    return f"✔ {game.log[-1]}\n  → {(turn or turn_text)(game)}"
 
 
 def score_table(game: Game) -> str:

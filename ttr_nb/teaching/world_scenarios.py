@@ -17,9 +17,9 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..actions import ClaimRoute, DrawBlind, KeepTickets
-from ..errors import IllegalActionError
 from ..game import Game, new_game
 from ..rules.world import CHOOSE_SUPPLY, ChooseSupply
+from .scenarios import attempt as plain_attempt
 from .scenarios import (
     give_routes,
     route_id,
@@ -28,6 +28,7 @@ from .scenarios import (
     set_tickets,
     stack_deck,
     ticket_id,
+    ticket_lines,
 )
 
 if TYPE_CHECKING:
@@ -152,26 +153,13 @@ def describe(game: Game, players: Iterable[int] | None = None) -> str:
             f"    harbors: {', '.join(built) or 'none'} ({p.extras['harbors_left']} left to build)"
         )
         lines.append(f"    hand: {cards_text(game, p.hand)}")
-        if p.offer:
-            offered = ", ".join(ticket_label(game, t) for t in p.offer)
-            lines.append(f"    tickets offered: {offered}")
-        if p.tickets:
-            held = ", ".join(
-                ticket_label(game, t) + (" ✔" if done else "") for t, done in game.ticket_status(i)
-            )
-            lines.append(f"    tickets: {held}")
+        lines += ticket_lines(game, i, "    ", ticket_label)
     return "\n".join(lines)
 
 
 def attempt(game: Game, action: Any) -> str:
     """Try ``action``: ``✔`` and the log line, or ``✘`` and the rule (nothing changes)."""
-    before = game.snapshot()
-    try:
-        game.apply(action)
-    except IllegalActionError as err:
-        unchanged = game.snapshot() == before
-        return f"✘ Refused: {err}" + ("" if unchanged else "  (!! the game changed)")
-    return f"✔ {game.log[-1]}\n  → {turn_text(game)}"
+    return plain_attempt(game, action, turn_text)
 
 
 def board(
