@@ -250,6 +250,13 @@ class KeepTickets:
             tickets = tuple(sorted(tickets))
         object.__setattr__(self, "tickets", tickets)
 
+    @classmethod
+    def trusted(cls, tickets: tuple[int, ...]) -> KeepTickets:
+        """Build from ticket ids already sorted, skipping normalisation (the engine's hot path)."""
+        action = object.__new__(cls)
+        object.__setattr__(action, "tickets", tickets)
+        return action
+
     def field_problem(self) -> tuple[str, str] | None:
         if not isinstance(self.tickets, tuple):
             return "tickets", f"the tickets kept must be a list, not {short(self.tickets)}"

@@ -59,9 +59,13 @@ def _random_games(map_name: str, players: int, seeds: range, reference: bool) ->
 WARM_SEEDS = range(10**6, 10**6 + 50)  # games that fill the fast path's memos first
 
 
-def engine_speed(map_name: str = "usa", players: int = 2, games: int = 100) -> dict[str, float]:
+def engine_speed(
+    map_name: str = "usa", players: int = 2, games: int = 100, blocks: int = 3
+) -> dict[str, float]:
     """Random-bot games per second (CPU time) on the reference and the fast path: the
-    same games, played once each way.
+    same games, played once each way, in ``blocks`` blocks of ``games`` new games (each
+    block reference first, then fast, so that a slow spell of a shared machine falls on
+    both); the figures are totals over the blocks.
 
     The reference path (:meth:`Rules.reference_mode`) lists every open route with every
     payment and builds each log line, as the engine did before the fast path; both play
@@ -71,16 +75,24 @@ def engine_speed(map_name: str = "usa", players: int = 2, games: int = 100) -> d
     """
     warm = WARM_SEEDS if map_name != "world" else WARM_SEEDS[:5]
     _random_games(map_name, players, warm, reference=False)
-    seeds = range(games)
-    ref_s, actions = _random_games(map_name, players, seeds, reference=True)
-    fast_s, fast_actions = _random_games(map_name, players, seeds, reference=False)
-    if fast_actions != actions:
-        raise AssertionError("the fast path played other games than the reference path")
+    ref_s = fast_s = 0.0
+    actions = 0
+    for block in range(blocks):
+        seeds = range(block * games, (block + 1) * games)
+        ref_block, ref_actions = _random_games(map_name, players, seeds, reference=True)
+        fast_block, fast_actions = _random_games(map_name, players, seeds, reference=False)
+        if fast_actions != ref_actions:
+            raise AssertionError("the fast path played other games than the reference path")
+        ref_s += ref_block
+        fast_s += fast_block
+        actions += ref_actions
+    total = games * blocks
     return {
-        "reference_games_per_s": games / ref_s,
-        "fast_games_per_s": games / fast_s,
+        "reference_games_per_s": total / ref_s,
+        "fast_games_per_s": total / fast_s,
         "speedup": ref_s / fast_s,
-        "actions_per_game": actions / games,
+        "actions_per_game": actions / total,
+        "games": total,
     }
 
 
@@ -230,7 +242,7 @@ def report(games: int = 100, maps: list[str] | None = None) -> list[str]:
         lines.append(
             f"  {map_name}: reference {speed['reference_games_per_s']:.1f} games/s, fast "
             f"{speed['fast_games_per_s']:.1f} games/s: {speed['speedup']:.2f}× faster "
-            f"({count} games, {speed['actions_per_game']:.0f} actions per game)"
+            f"({speed['games']:.0f} games, {speed['actions_per_game']:.0f} actions per game)"
         )
     listing = listing_speed()
     lines.append(

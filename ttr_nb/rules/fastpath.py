@@ -77,17 +77,17 @@ class HandMemo:
 
 
 class PaidClass:
-    """The payments for one payment class and hand, and the claims made of them by route."""
+    """The payments for one payment class and hand, and the claims made of them by route.
 
-    __slots__ = ("pays", "claims")
+    ``parts`` (routes of several colours) names the colour segments the payments are
+    made of, so that a route's claims are put together from claims already built."""
 
-    def __init__(self, pays: tuple) -> None:
+    __slots__ = ("pays", "claims", "parts")
+
+    def __init__(self, pays: tuple, parts: tuple = ()) -> None:
         self.pays = pays
+        self.parts = parts
         self.claims: dict[int, tuple[ClaimRoute, ...]] = {}
-
-
-def _first(item: tuple[int, Any]) -> int:
-    return item[0]
 
 
 def defined_in(cls: type, name: str) -> type:
@@ -117,12 +117,16 @@ class FastPath:
             defined_in(cls, "payments") is not Rules
             and defined_in(cls, "payment_class") is FastHooks
         )
-        rows = []
-        for route in game_map.routes:
-            klass = ("route", route.id) if by_route else rules.payment_class(route)
-            rows.append(
-                (route, route.id, route.length, route.kind, rules.parallel[route.id], klass)
-            )
+        keys = [
+            ("route", route.id) if by_route else rules.payment_class(route)
+            for route in game_map.routes
+        ]
+        numbers = {klass: n for n, klass in enumerate(dict.fromkeys(keys))}
+        # (route, id, length, kind, parallel routes, payment class number)
+        rows = [
+            (route, route.id, route.length, route.kind, rules.parallel[route.id], numbers[klass])
+            for route, klass in zip(game_map.routes, keys, strict=True)
+        ]
         longest = max((r.length for r in game_map.routes), default=0)
         # rows_upto[n]: the routes of length n or less, in map order
         self.rows_upto = [tuple(row for row in rows if row[2] <= n) for n in range(longest + 1)]
@@ -134,19 +138,57 @@ class FastPath:
         self.capped = defined_in(cls, "payments") is Rules
         self.fitting = {row[1]: rules.fitting[row[1]] for row in rows} if self.capped else {}
         self.paid: dict[Hashable, PaidClass] = {}
+        # Colour parts of the payments of routes of several colours, and their claims by
+        # route: bounded by colours x lengths x capped counts, so never cleared.
+        self.segments: dict[tuple, tuple] = {}
+        self.part_claims: dict[tuple[int, tuple], tuple[ClaimRoute, ...]] = {}
         # The payment classes, each with its routes (as indices of ``rows``, map order), by
         # length: a hand's payments are looked up once per class, and the routes of the
         # classes it cannot pay are never looked at.
         self.rows = rows
-        members: dict[Hashable, list[int]] = {}
+        members: dict[int, list[int]] = {}
         for i, row in enumerate(rows):
             members.setdefault(row[5], []).append(i)
         classes = []
-        for klass, indices in members.items():
+        for klass, number in numbers.items():
+            indices = members[number]
             route = rows[indices[0]][0]
-            colour_ids = rules.fitting[route.id][0] if self.capped else ()
-            classes.append((klass, route, route.length, colour_ids, tuple(indices)))
-        self.classes_upto = [tuple(c for c in classes if c[2] <= n) for n in range(longest + 1)]
+            colour_ids, wild_ids = rules.fitting[route.id] if self.capped else ((), ())
+            simple = len(colour_ids) == 1 and len(wild_ids) == 1
+            classes.append(
+                (
+                    number,
+                    klass,
+                    route,
+                    route.length,
+                    colour_ids,
+                    tuple(indices),
+                    wild_ids[0] if simple else None,
+                )
+            )
+        # Payments of the classes of one colour and one kind of wild card, by class number
+        # and the two capped counts (at most 49 entries a class: never cleared).
+        self.simple_paid: dict[tuple[int, int, int], PaidClass] = {}
+        self.plain_pickups = defined_in(cls, "pickup_options") is Rules
+        self.plain_reach = defined_in(cls, "claim_reach") is Rules
+        self.plain_ticket_draws = defined_in(cls, "ticket_draws") is Rules
+        self.plain_extras = defined_in(cls, "extra_actions") is Rules
+        self.colour_card_ids = tuple(c.id for c in rules.colour_cards)
+        self.class_count = len(numbers)
+        # The classes of one colour and one kind of wild card, grouped by those two cards
+        # and sorted by length: a hand pays for the shortest of a group up to the sum of
+        # its two counts, and the longer ones are never looked at.
+        groups: dict[tuple[str, str], list[tuple]] = {}
+        for number, _klass, route, need, colour_ids, indices, wild in classes:
+            if wild is not None:
+                groups.setdefault((colour_ids[0], wild), []).append((need, number, route, indices))
+        self.simple_groups = tuple(
+            (colour, wild, tuple(sorted(group, key=lambda c: (c[0], c[1]))))
+            for (colour, wild), group in groups.items()
+        )
+        self.classes_upto = [
+            tuple(c for c in classes if c[3] <= n and c[6] is None) for n in range(longest + 1)
+        ]
         self.wild_ids = tuple(c.id for c in game_map.card_types if c.wild)
         self.keeps: dict[tuple[tuple[int, ...], int], tuple[KeepTickets, ...]] = {}
         self.face_up = {
@@ -157,6 +199,12 @@ class FastPath:
         self.blind = {deck: mark_well_formed(DrawBlind(deck)) for deck in rules.deck_names}
         self.ticket_draws = {k: mark_well_formed(DrawTickets(k)) for k in range(8)}
         self.plain_draws = defined_in(cls, "card_draws") is Rules
+        self.one_plain_deck = len(rules.deck_names) == 1 and all(
+            defined_in(cls, name) is Rules for name in ("refill_choices", "can_draw_blind", "piles")
+        )
+        only = rules.deck_names[0]
+        self.face_up_one = [self.face_up[slot, only] for slot in range(rules.face_up_slots)]
+        self.blind_one = self.blind[only]
         self.plain_keeps = defined_in(cls, "keep_options") is Rules
         # Log lines are remembered only when log_key is at least as specific as every
         # method that words an action.
@@ -193,67 +241,103 @@ class FastPath:
         if state.pending == "second_card":
             return self.card_draws(state, second=True)
         actions = self.card_draws(state, second=False)
-        actions.extend(rules.ticket_draws(state))
+        if self.plain_ticket_draws:
+            if state.ticket_decks.get(rules.ticket_deck):
+                actions.append(self.ticket_draws[0])
+        else:
+            actions.extend(rules.ticket_draws(state))
         actions.extend(self.claims(state, state.current, player.hand))
-        actions.extend(rules.extra_actions(game))
+        if not self.plain_extras:
+            actions.extend(rules.extra_actions(game))
         return actions or [PASS_ONLY]
 
     def claims(self, state: GameState, seat: int, hand: dict[str, int]) -> list[ClaimRoute]:
         """Every claim open to ``seat`` with ``hand``: routes in map order, then payments in
         :meth:`Rules.payments` order, then pickups in :meth:`Rules.pickup_options` order."""
         rules = self.rules
-        reach = rules.claim_reach(hand)
+        wilds = 0
+        for w in self.wild_ids:
+            wilds += hand.get(w, 0)
+        if self.plain_reach:  # Rules.claim_reach, without the call
+            reach = max(map(hand.__getitem__, self.colour_card_ids), default=0) + wilds
+        else:
+            reach = rules.claim_reach(hand)
         if reach <= 0:
             return []
         owner = state.owner
         pieces = state.players[seat].pieces
         closes = len(state.players) <= rules.closed_parallel_max_players
         pickup_options = rules.pickup_options
+        plain_pickups = self.plain_pickups
         class_payments = self.class_payments
         capped = self.capped
-        wilds = 0
-        for w in self.wild_ids:
-            wilds += hand.get(w, 0)
-        payable: list[tuple[int, PaidClass]] = []
-        for klass, route, need, colour_ids, members in self.classes_upto[min(reach, self.longest)]:
+        # Rows (map order) of the classes the hand can pay, and each class's payments
+        # by class number: the rows are then sorted as plain integers.
+        payable: list[int] = []
+        # (a list per call, not kept: a game in another thread may be listing too)
+        paid_by_class: list[Any] = [None] * self.class_count
+        most: dict[tuple[str, ...], int] = {}  # the largest count among some colours
+        limit = min(reach, self.longest)
+        simple_paid = self.simple_paid
+        payments = rules.payments
+        for colour, wild, group in self.simple_groups:
+            held = hand[colour]
+            spare = hand[wild]
+            top = held + spare
+            if top > limit:
+                top = limit
+            for need, number, route, members in group:
+                if need > top:
+                    break
+                # The payments depend on the two counts, each capped at the length.
+                key = (number, held if held < need else need, spare if spare < need else need)
+                paid = simple_paid.get(key)
+                if paid is None:
+                    paid = simple_paid[key] = PaidClass(tuple(payments(hand, route)))
+                if paid.pays:
+                    payable.extend(members)
+                    paid_by_class[number] = paid
+        for number, klass, route, need, colour_ids, members, _wild in self.classes_upto[limit]:
             if capped and wilds < need:
                 # A quick necessary condition: some fitting colour, with every wild card,
                 # is enough (most classes fail it on most turns).
-                for c in colour_ids:
-                    held = hand[c]
-                    if held and held + wilds >= need:
-                        break
+                if len(colour_ids) == 1:
+                    held = hand[colour_ids[0]]
                 else:
+                    held = most.get(colour_ids)
+                    if held is None:
+                        held = most[colour_ids] = max(map(hand.__getitem__, colour_ids))
+                if held + wilds < need:
                     continue
             paid = class_payments(hand, route, klass)
             if paid.pays:
-                payable.extend((i, paid) for i in members)
+                payable.extend(members)
+                paid_by_class[number] = paid
         if not payable:
             return []
-        payable.sort(key=_first)
+        payable.sort()
         rows = self.rows
         no_pickups = NO_PICKUPS
         out: list[ClaimRoute] = []
-        for i, paid in payable:
-            route, rid, length, kind, parallel, _klass = rows[i]
+        taken = owner.keys()
+        for i in payable:
+            route, rid, length, kind, parallel, number = rows[i]
             if rid in owner or pieces.get(kind, 0) < length:
                 continue
             if parallel:
-                blocked = False
-                for other in parallel:
-                    holder = owner.get(other)
-                    if holder is not None and (closes or holder == seat):
-                        blocked = True
-                        break
-                if blocked:
+                # A taken parallel route closes this one in small games; in larger
+                # games only the player's own does.
+                if closes:
+                    if not taken.isdisjoint(parallel):
+                        continue
+                elif any(owner.get(other) == seat for other in parallel):
                     continue
-            options = pickup_options(state, route)
+            paid = paid_by_class[number]
+            options = no_pickups if plain_pickups else pickup_options(state, route)
             if options is no_pickups:
                 made = paid.claims.get(rid)
                 if made is None:
-                    made = paid.claims[rid] = tuple(
-                        mark_well_formed(ClaimRoute.trusted(rid, pay)) for pay in paid.pays
-                    )
+                    made = paid.claims[rid] = self.route_claims(rid, paid)
                 out.extend(made)
             else:
                 out.extend(
@@ -270,22 +354,106 @@ class FastPath:
             return PaidClass(tuple(self.rules.payments(hand, route)))
         need = route.length
         colour_ids, wild_ids = self.fitting[route.id]
+        wilds = tuple([n if n < need else need for n in map(hand.__getitem__, wild_ids)])
+        # A colour that cannot reach the length even with every wild card adds no payment:
+        # counted as none, so that more hands share a key.
+        short = need - sum(wilds)
         key = (
             klass,
-            tuple([n if n < need else need for n in map(hand.__getitem__, colour_ids)]),
-            tuple([n if n < need else need for n in map(hand.__getitem__, wild_ids)]),
+            tuple(
+                [
+                    (n if n < need else need) if n >= short else 0
+                    for n in map(hand.__getitem__, colour_ids)
+                ]
+            ),
+            wilds,
         )
         paid = self.paid.get(key)
         if paid is None:
             if len(self.paid) >= MEMO_LIMIT:
                 self.paid.clear()
-            paid = self.paid[key] = PaidClass(tuple(self.rules.payments(hand, route)))
+            if len(colour_ids) > 1:
+                paid = self.segmented(klass, route, key[1], key[2])
+            else:
+                paid = PaidClass(tuple(self.rules.payments(hand, route)))
+            self.paid[key] = paid
         return paid
+
+    # The base rules list a route's payments colour by colour, then those made of wild
+    # cards alone; the part of one colour depends only on that colour's count and the
+    # wild cards' counts (each capped at the route's length). A route of several colours
+    # (gray) has too many hands to remember whole, but few such parts: they are
+    # remembered instead, with the claims made of them, and a hand met for the first
+    # time is put together from them.
+    def segmented(
+        self, klass: Hashable, route: Route, colours: tuple[int, ...], wilds: tuple[int, ...]
+    ) -> PaidClass:
+        """The payments of a route of several colours, from its colour parts (memoised)."""
+        colour_ids, wild_ids = self.fitting[route.id]
+        parts = [(klass, cid, n, wilds) for cid, n in zip(colour_ids, colours, strict=True) if n]
+        parts.append((klass, None, 0, wilds))
+        pays: list = []
+        for part in parts:
+            pays.extend(self.segment(route, part))
+        return PaidClass(tuple(pays), tuple(parts))
+
+    def segment(self, route: Route, part: tuple) -> tuple:
+        """The payments of one colour part (colour None: wild cards alone)."""
+        made = self.segments.get(part)
+        if made is None:
+            _klass, cid, count, wilds = part
+            colour_ids, wild_ids = self.fitting[route.id]
+            hand = dict.fromkeys(self.card_ids, 0)
+            hand.update(zip(wild_ids, wilds, strict=True))
+            alone = tuple(self.rules.payments(hand, route))
+            if cid is None:
+                made = alone
+            else:
+                hand[cid] = count
+                with_colour = self.rules.payments(hand, route)
+                made = tuple(with_colour[: len(with_colour) - len(alone)])
+            self.segments[part] = made
+        return made
+
+    def route_claims(self, rid: int, paid: PaidClass) -> tuple[ClaimRoute, ...]:
+        """The claims of route ``rid`` with each of ``paid``'s payments, in order."""
+        if not paid.parts:
+            return tuple(mark_well_formed(ClaimRoute.trusted(rid, pay)) for pay in paid.pays)
+        claims: list[ClaimRoute] = []
+        table = self.part_claims
+        for part in paid.parts:
+            made = table.get((rid, part))
+            if made is None:
+                made = table[rid, part] = tuple(
+                    mark_well_formed(ClaimRoute.trusted(rid, pay)) for pay in self.segments[part]
+                )
+            claims.extend(made)
+        return tuple(claims)
 
     def card_draws(self, state: GameState, second: bool) -> list[Any]:
         rules = self.rules
         if not self.plain_draws:
             return rules.card_draws(state, second)
+        if self.one_plain_deck:  # the base rules' one deck (state.deck): no calls needed
+            try:
+                if second:
+                    ends_draw = self.ends_draw
+                    draws = [
+                        self.face_up_one[slot]
+                        for slot, card in enumerate(state.face_up)
+                        if card is not None and not ends_draw[card]
+                    ]
+                else:
+                    draws = [
+                        self.face_up_one[slot]
+                        for slot, card in enumerate(state.face_up)
+                        if card is not None
+                    ]
+            except (IndexError, KeyError):  # an unusual row (a hand-made position)
+                return rules.card_draws(state, second)
+            if state.deck or state.discard:
+                draws.append(self.blind_one)
+            return draws
         refills = rules.refill_choices(state)
         table = self.face_up
         ends_draw = self.ends_draw
@@ -313,7 +481,7 @@ class FastPath:
             if len(self.keeps) >= MEMO_LIMIT:
                 self.keeps.clear()
             made = self.keeps[key] = tuple(
-                mark_well_formed(KeepTickets(combo))
+                mark_well_formed(KeepTickets.trusted(tuple(sorted(combo))))
                 for size in range(least, len(player.offer) + 1)
                 for combo in combinations(player.offer, size)
             )
