@@ -60,12 +60,11 @@ WARM_SEEDS = range(10**6, 10**6 + 50)  # games that fill the fast path's memos f
 
 
 def engine_speed(
-    map_name: str = "usa", players: int = 2, games: int = 100, blocks: int = 3
+    map_name: str = "usa", players: int = 2, games: int = 300, chunk: int = 10
 ) -> dict[str, float]:
     """Random-bot games per second (CPU time) on the reference and the fast path: the
-    same games, played once each way, in ``blocks`` blocks of ``games`` new games (each
-    block reference first, then fast, so that a slow spell of a shared machine falls on
-    both); the figures are totals over the blocks.
+    same ``games`` new games, played once each way, alternating every ``chunk`` games
+    (reference first), so that a busy spell of a shared machine falls on both.
 
     The reference path (:meth:`Rules.reference_mode`) lists every open route with every
     payment and builds each log line, as the engine did before the fast path; both play
@@ -77,22 +76,21 @@ def engine_speed(
     _random_games(map_name, players, warm, reference=False)
     ref_s = fast_s = 0.0
     actions = 0
-    for block in range(blocks):
-        seeds = range(block * games, (block + 1) * games)
-        ref_block, ref_actions = _random_games(map_name, players, seeds, reference=True)
-        fast_block, fast_actions = _random_games(map_name, players, seeds, reference=False)
+    for first in range(0, games, chunk):
+        seeds = range(first, min(first + chunk, games))
+        ref_chunk, ref_actions = _random_games(map_name, players, seeds, reference=True)
+        fast_chunk, fast_actions = _random_games(map_name, players, seeds, reference=False)
         if fast_actions != ref_actions:
             raise AssertionError("the fast path played other games than the reference path")
-        ref_s += ref_block
-        fast_s += fast_block
+        ref_s += ref_chunk
+        fast_s += fast_chunk
         actions += ref_actions
-    total = games * blocks
     return {
-        "reference_games_per_s": total / ref_s,
-        "fast_games_per_s": total / fast_s,
+        "reference_games_per_s": games / ref_s,
+        "fast_games_per_s": games / fast_s,
         "speedup": ref_s / fast_s,
-        "actions_per_game": actions / total,
-        "games": total,
+        "actions_per_game": actions / games,
+        "games": games,
     }
 
 
@@ -237,7 +235,7 @@ def report(games: int = 100, maps: list[str] | None = None) -> list[str]:
         "listed, every log line built):"
     ]
     for map_name in maps or playable_maps():
-        count = games if map_name != "world" else max(1, games // 5)
+        count = 3 * games if map_name != "world" else max(1, 3 * games // 5)
         speed = engine_speed(map_name, 2, count)
         lines.append(
             f"  {map_name}: reference {speed['reference_games_per_s']:.1f} games/s, fast "
