@@ -81,3 +81,42 @@ def test_reference_mode_is_left_on_error():
     with pytest.raises(RuntimeError), game.rules.reference_mode():
         raise RuntimeError("boom")
     assert game.rules.reference is False
+
+
+def test_hand_made_positions_list_the_same_as_the_reference():
+    """Positions no game reaches (empty slots, a locomotive after a first card, a sixth
+    face-up card, empty piles, odd hands) take the plain path where the tables stop, and
+    list what the reference lists."""
+    game = new_game("usa", 2, seed=4)
+    while game.phase != "play":
+        game.apply(game.legal_actions()[-1])
+    state = game.state
+    hand = state.players[state.current].hand
+    cases = []
+    for pending in (None, "second_card"):
+        for row in (
+            ["locomotive", None, "red", "locomotive", None],
+            [None] * 5,
+            ["blue", "blue", "green", "yellow", "black", "white"],  # a sixth slot
+        ):
+            cases.append((pending, row, True))
+    cases.append((None, ["red"] * 5, False))  # draw and discard piles empty
+    for pending, row, piles in cases:
+        twin = game.clone()
+        twin.state.pending = pending
+        twin.state.face_up = list(row)
+        if not piles:
+            twin.state.deck.clear()
+            twin.state.discard.clear()
+        fast = twin.legal_actions()
+        assert fast == reference_actions(twin), (pending, row, piles)
+    # Hands at the edges of the payment tables: every colour at or over the longest route,
+    # no locomotives; locomotives only; a single card of each colour.
+    for counts in (
+        {c: 6 for c in hand if c != "locomotive"} | {"locomotive": 0},
+        {c: 0 for c in hand} | {"locomotive": 9},
+        {c: 1 for c in hand},
+    ):
+        twin = game.clone()
+        twin.state.players[twin.state.current].hand.update(counts)
+        assert twin.legal_actions() == reference_actions(twin), counts
