@@ -11,11 +11,14 @@ actions with less work:
   payments are computed once per class (:meth:`Rules.payment_class`), and a class the
   hand cannot pay rules out all its routes at once.
 * **Memos by capped counts.** The base rules' payments for a class depend only on the
-  counts of the fitting cards, each counted up to the route's length; those capped
-  counts recur across turns and games, so the payments and the claim actions made of
-  them are remembered (in a bounded memo).
-* **Routes by length.** Only the classes no longer than the hand's reach are looked
-  at; the routes are still listed in map order.
+  counts of the fitting cards, each counted up to the route's length (and a colour
+  that cannot make the length even with every wild card counts as none); those
+  capped counts recur across turns and games, so the payments and the claim actions
+  made of them are remembered. A class of one colour and one kind of wild card is
+  keyed by just the two counts (a few dozen entries); such classes are grouped by
+  their two cards and sorted by length, so a hand reaches only the ones it can pay.
+  The payments of a gray route are put together from remembered colour parts, so a
+  hand never met before builds no new claim actions.
 * **Prebuilt actions.** Card draws, ticket draws and kept-ticket choices are built
   once and shared (actions are immutable); they are marked as well formed, so
   :func:`~ttr_nb.actions.shape_problem` does not check their fields again (the
@@ -167,7 +170,7 @@ class FastPath:
                 )
             )
         # Payments of the classes of one colour and one kind of wild card, by class number
-        # and the two capped counts (at most 49 entries a class: never cleared).
+        # and the two capped counts ((length + 1) squared entries a class at most: never cleared).
         self.simple_paid: dict[tuple[int, int, int], PaidClass] = {}
         self.plain_pickups = defined_in(cls, "pickup_options") is Rules
         self.plain_reach = defined_in(cls, "claim_reach") is Rules
