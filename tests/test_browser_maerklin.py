@@ -161,6 +161,14 @@ def test_a_game_of_maerklin_in_the_browser(page: Any) -> None:
     close_up(page, geometry.positions[start], "maerklin-passenger-placed.png")
     bots_until_me(page)
 
+    # Clicking the disc picks that passenger (and says whose it is).
+    page.mouse.click(*canvas_point(page, disc.x, disc.y))
+    page.wait_for_function(
+        "() => document.querySelector('.ttr-hover').innerText.includes('passenger stands here')",
+        timeout=WAIT_MS,
+    )
+    assert page.locator(".ttr-passenger-picker select").input_value() != ""
+
     # Move the passenger: its journeys are listed in words, the chosen one drawn first.
     panel = page.locator(".ttr-journeys")
     panel.scroll_into_view_if_needed()

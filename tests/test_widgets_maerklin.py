@@ -17,7 +17,12 @@ from ttr_nb.rules.maerklin import MovePassenger
 from ttr_nb.teaching import maerklin as mk
 from ttr_nb.teaching.scenarios import give_routes, route_id, set_hand
 from ttr_nb.widgets import GameApp
-from ttr_nb.widgets.maerklin_board import maerklin_facts, paint_merchandise, paint_passengers
+from ttr_nb.widgets.maerklin_board import (
+    maerklin_facts,
+    paint_merchandise,
+    paint_passengers,
+    passenger_marks,
+)
 from ttr_nb.widgets.variants import ui_class
 from ttr_nb.widgets.variants.maerklin import MaerklinUI
 from ttr_nb.widgets.variants.ticket_mix import TicketMixUI
@@ -177,6 +182,36 @@ def test_moving_a_passenger_scores_its_tokens_and_takes_it_off() -> None:
     table = text(app.scores_html.value)
     assert "Berlin 7 + Leipzig 4 + Dresden 2 + Chemnitz 2 = 15" in table
     assert "Ada moves the passenger in Magdeburg" in text(app.status.value)
+
+
+def test_clicking_a_passenger_disc_on_the_board_picks_that_passenger() -> None:
+    game = mk.journey(cards=1)
+    mk.place_passenger(game, 0, "dresden")  # a second passenger of Ada's
+    app = open_position(game)
+    move, board = app.ui.move, app.board
+    assert sorted(value for _, value in move.passenger.options) == ["dresden", "magdeburg"]
+    move.passenger.value = "magdeburg"
+
+    def click(place: str) -> None:
+        board.pointer(*board.view.to_canvas(*board.geometry.positions[place]), click=True)
+
+    # The disc stands beside its city: a click on the disc itself picks it.
+    disc = next(m for m in passenger_marks(app.view, board.geometry) if m.place == "dresden")
+    assert board.pointer(*board.view.to_canvas(disc.x, disc.y), click=True) == ("city", "dresden")
+    assert move.passenger.value == "dresden"
+    assert "Ada's passenger stands here" in text(board.hover_label.value)
+    click("magdeburg")
+    assert move.passenger.value == "magdeburg"
+    click("dresden")  # the city itself works as well
+    assert move.passenger.value == "dresden"
+    starts = {a.start for _, a in move.picker.options}
+    assert starts == {"dresden"}  # the journeys now start from the clicked disc
+    assert "leipzig" in app.ui.journey.reach
+    click("chemnitz")  # Ben's passenger: not Ada's to move
+    assert move.passenger.value == "dresden"
+    click("magdeburg")
+    assert move.passenger.value == "magdeburg"
+    assert "click its disc on the board" in text(move.info.value)
 
 
 def test_more_passenger_cards_are_asked_for_on_demand() -> None:

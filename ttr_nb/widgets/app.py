@@ -91,6 +91,7 @@ class GameApp:
         self.setup = SetupPanel(self, map_name, players, seats, seed)
         self.board = BoardWidget(self.map, guard=self.guard)
         self.board.on_select(self.guard(lambda _route: self._render_claim_only()))
+        self.board.on_city_click(self.guard(lambda place: self.ui.city_clicked(place)))
         self.board.focus_before = self.setup.kinds[0]
         self.prompt = Prompt(self.guard)
         self.turn = TurnHeader(self)
@@ -305,6 +306,7 @@ class GameApp:
         self.board_column.layout.width = f"min(100%, {self.board.shown_width})"
         self.board.piece_painters[:] = [*self.ui.board_painters(), self._paint_trails]
         self.board.fact_providers[:] = self.ui.fact_providers()
+        self.board.piece_hits[:] = self.ui.piece_hits()
         self.variant_box.children = tuple(self.ui.panels())
         self.variant_top_box.children = tuple(self.ui.top_panels())
         self.key_html.value = f"<div class='ttr-note ttr-key-line'>{self.ui.colour_key()}</div>"

@@ -59,6 +59,10 @@ PiecePainter = Callable[[Canvas, BoardGeometry, "BoardPieces"], None]
 FactProvider = Callable[[str, Any, "BoardPieces"], list[str]]
 """Hook for hover facts: given ("route" | "city", id), extra lines of text."""
 
+PieceHit = Callable[[float, float, BoardGeometry, "BoardPieces"], str | None]
+"""Hook for clicks on pieces: the place a piece at board point (x, y) stands for, or None
+(Märklin: a passenger's disc, drawn beside its city, stands for the city)."""
+
 # Keep the canvases from receiving pointer events: ipycanvas would send every
 # mouse move to the kernel. The board's own throttled ipyevents listener on the
 # enclosing element receives them instead.
@@ -110,7 +114,9 @@ class BoardWidget:
         self._described: tuple[str, Any, str] | None = None  # what the facts label shows
         self.piece_painters: list[PiecePainter] = []
         self.fact_providers: list[FactProvider] = []
+        self.piece_hits: list[PieceHit] = []
         self._select_listeners: list[Callable[[int | None], None]] = []
+        self._city_listeners: list[Callable[[str], None]] = []
         self._syncing_picker = False
         self.draw_count = 0  # full static redraws, for tests and timing
         self._batching = False
@@ -275,6 +281,10 @@ class BoardWidget:
         """Call ``listener(route_id or None)`` whenever the selection changes."""
         self._select_listeners.append(listener)
 
+    def on_city_click(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener(place_id)`` when a city (or another place) is clicked."""
+        self._city_listeners.append(listener)
+
     def select(self, route_id: int | None) -> None:
         """Select a route (or nothing), by click, picker or program."""
         if route_id is not None and route_id not in self.map.route_by_id:
@@ -304,14 +314,26 @@ class BoardWidget:
         The canvas may show the board zoomed and panned: the point is mapped back to
         the board before hit-testing.
         """
-        hit = self.geometry.hit(*self.view.to_board(x, y))
+        bx, by = self.view.to_board(x, y)
+        hit: tuple[str, Any] | None = None
+        for piece_hit in self.piece_hits:
+            place = piece_hit(bx, by, self.geometry, self.pieces)
+            if place is not None:
+                hit = ("city", place)
+                break
+        else:
+            hit = self.geometry.hit(bx, by)
         if hit != self.hovered:
             self.hovered = hit
             if hit is not None:
                 self._show_facts(*hit)
             self.draw_overlay()
-        if click and hit is not None and hit[0] == "route":
-            self.select(hit[1])
+        if click and hit is not None:
+            if hit[0] == "route":
+                self.select(hit[1])
+            else:
+                for listener in self._city_listeners:
+                    listener(hit[1])
         return hit
 
     def _show_facts(self, kind: str | None, ident: Any = None, prefix: str = "") -> None:

@@ -17,6 +17,7 @@ Every painter does nothing unless ``pieces.game`` is a Märklin game.
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +29,7 @@ from ..rules.maerklin import BOARD_KEY, STACKS_KEY, JourneyPlan, MaerklinRules
 from . import style
 from .board import BoardPieces, BoardWidget
 from .geometry import CITY_RADIUS, BoardGeometry
-from .germany_board import PassengerMark, disc_spots, paint_discs
+from .germany_board import PASSENGER_RADIUS, PassengerMark, disc_spots, paint_discs
 
 TOKEN_HALF = 7.5  # half the side of a token square
 STACK_STEP = 2.0  # how far each token under the top one shows
@@ -139,6 +140,18 @@ def passenger_marks(game: Any, geometry: BoardGeometry) -> list[PassengerMark]:
     return marks
 
 
+def passenger_hit(x: float, y: float, geometry: BoardGeometry, pieces: BoardPieces) -> str | None:
+    """The city whose passenger's disc is at board point (x, y), or None (a click on a
+    disc means its city, though the disc stands beside it)."""
+    game = _maerklin(pieces)
+    if game is None:
+        return None
+    for mark in passenger_marks(game, geometry):
+        if math.hypot(mark.x - x, mark.y - y) <= PASSENGER_RADIUS:
+            return mark.place
+    return None
+
+
 def paint_passengers(canvas: Canvas, geometry: BoardGeometry, pieces: BoardPieces) -> None:
     """Pieces-layer painter: every passenger standing on the board."""
     game = _maerklin(pieces)
@@ -240,7 +253,9 @@ def maerklin_facts(kind: str, ident: Any, pieces: BoardPieces) -> list[str]:
     seat = game.state.extras.get(BOARD_KEY, {}).get(ident)
     if seat is not None:
         name = html.escape(game.state.players[seat].name)
-        lines.append(f"{name}'s passenger stands here")
+        lines.append(
+            f"{name}'s passenger stands here (its owner clicks it to see where it can travel)"
+        )
     return lines
 
 

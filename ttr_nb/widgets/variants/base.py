@@ -14,7 +14,7 @@ from .. import panels
 
 if TYPE_CHECKING:
     from ..app import GameApp
-    from ..board import FactProvider, PiecePainter
+    from ..board import FactProvider, PieceHit, PiecePainter
 
 
 @dataclass
@@ -79,12 +79,20 @@ class VariantUI:
         """Extra panels shown in the play column, under the main actions."""
         return []
 
+    def piece_hits(self) -> list[PieceHit]:
+        """Pieces a click may land on instead of their place (Märklin's passenger discs)."""
+        return []
+
     def top_panels(self) -> list[widgets.Widget]:
         """Panels shown above the cards, where the player looks first (a setup choice)."""
         return []
 
     def render(self, shown: Shown) -> None:
         """Bring the extra panels (both kinds) up to date."""
+
+    def city_clicked(self, place: str) -> None:
+        """A city (or another place) was clicked on the board; the base game has no use
+        for it (routes are what a click selects)."""
 
     def handles(self, action: Any) -> bool:
         """Does one of the variant's panels offer this action? (Then the generic

@@ -31,9 +31,15 @@ from ...game import Game
 from ...maps import CardType
 from ...rules.maerklin import LEFT_KEY, MOVED_KEY, TOKENS_KEY, MaerklinRules, MovePassenger
 from .. import panels, style
-from ..board import FactProvider, PiecePainter
+from ..board import FactProvider, PieceHit, PiecePainter
 from ..controls import count
-from ..maerklin_board import JourneyPainter, maerklin_facts, paint_merchandise, paint_passengers
+from ..maerklin_board import (
+    JourneyPainter,
+    maerklin_facts,
+    paint_merchandise,
+    paint_passengers,
+    passenger_hit,
+)
 from .base import Shown, register
 from .germany import globetrotter_html
 from .maerklin_move import MovePanel
@@ -159,6 +165,9 @@ class MaerklinUI(TicketMixUI):
     def fact_providers(self) -> list[FactProvider]:
         return [maerklin_facts]
 
+    def piece_hits(self) -> list[PieceHit]:
+        return [passenger_hit]
+
     # -------------------------------------------------------------- panels
     def panels(self) -> list[widgets.Widget]:
         return [self.move.widget]
@@ -169,6 +178,9 @@ class MaerklinUI(TicketMixUI):
 
     def handles(self, action: Any) -> bool:
         return isinstance(action, MovePassenger)
+
+    def city_clicked(self, place: str) -> None:
+        self.move.pick_passenger(place)
 
     # --------------------------------------------------------------- words
     def card_name(self, card: CardType) -> str:

@@ -110,7 +110,8 @@ class MovePanel(ChoicePanel):
             "passengers travels over your routes (each route once, never into a country), "
             "takes the top merchandise token of every city it enters (not where it starts), "
             "scores them at once and leaves the game. Each opponent's route on the way costs "
-            f"a Passenger card.<br>Standing: <b>{html.escape(where)}</b>; "
+            "a Passenger card. Pick a passenger here, or click its disc on the board."
+            f"<br>Standing: <b>{html.escape(where)}</b>; "
             f"{left} still to place; <b>{count(held, 'Passenger card')}</b> in hand.</div>"
         )
         self._syncing = True
@@ -127,6 +128,16 @@ class MovePanel(ChoicePanel):
         finally:
             self._syncing = False
         self._passenger_changed()
+
+    def pick_passenger(self, place: str) -> bool:
+        """Pick the passenger standing on ``place`` (its disc was clicked on the board), if
+        it is one the panel offers; True when it did."""
+        if self.passenger.disabled or self.widget.layout.display == "none":
+            return False
+        if place not in [value for _, value in self.passenger.options]:
+            return False
+        self.passenger.value = place
+        return True
 
     def _journeys(self, view: Game, start: str) -> list[MovePassenger]:
         """The journeys of the passenger in ``start`` now: the legal actions, or (with more
