@@ -108,6 +108,7 @@ class Rules(ScoringRules, RuleWords, FastHooks):
         self.map = game_map
         self.cards: dict[str, CardType] = dict(game_map.card_by_id)
         self.wild_ids = tuple(c.id for c in game_map.card_types if c.wild)
+        self.wild_set = frozenset(self.wild_ids)
         self.colour_cards = tuple(c for c in game_map.card_types if not c.wild)
         self.card_total = sum(c.count for c in game_map.card_types)
         self.bonus_points = {b["id"]: b["points"] for b in game_map.components.get("bonuses", [])}
@@ -207,7 +208,8 @@ class Rules(ScoringRules, RuleWords, FastHooks):
                 state.face_up[i] = self.draw_card(state, rng)
 
     def face_up_wilds(self, state: GameState) -> int:
-        return sum(1 for c in state.face_up if c is not None and self.cards[c].wild)
+        wild = self.wild_set
+        return sum(1 for c in state.face_up if c in wild)
 
     def face_up_reset_due(self, state: GameState) -> bool:
         """Must the face-up row be discarded and dealt again? (three locomotives)

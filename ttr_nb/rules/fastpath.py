@@ -174,6 +174,8 @@ class FastPath:
         self.simple_paid: dict[tuple[int, int, int], PaidClass] = {}
         self.plain_pickups = defined_in(cls, "pickup_options") is Rules
         self.plain_reach = defined_in(cls, "claim_reach") is Rules
+        kinds = {route.kind for route in game_map.routes}
+        self.one_kind = kinds.pop() if len(kinds) == 1 else None
         self.plain_ticket_draws = defined_in(cls, "ticket_draws") is Rules
         self.plain_extras = defined_in(cls, "extra_actions") is Rules
         self.colour_card_ids = tuple(c.id for c in rules.colour_cards)
@@ -323,9 +325,12 @@ class FastPath:
         no_pickups = NO_PICKUPS
         out: list[ClaimRoute] = []
         taken = owner.keys()
+        # On a map of one kind of route, with pieces for the longest route listed (most
+        # of a game), pieces need not be counted route by route.
+        count_pieces = self.one_kind is None or pieces.get(self.one_kind, 0) < limit
         for i in payable:
             route, rid, length, kind, parallel, number = rows[i]
-            if rid in owner or pieces.get(kind, 0) < length:
+            if rid in owner or (count_pieces and pieces.get(kind, 0) < length):
                 continue
             if parallel:
                 # A taken parallel route closes this one in small games; in larger
