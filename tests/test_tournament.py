@@ -109,6 +109,14 @@ def test_tables_and_plot():
     assert data["names"] == ["greedy", "random"] and len(data["records"]) == 6
 
 
+def test_a_single_game_table_shows_its_scores_without_an_interval():
+    result = run_tournament(["greedy", "random"], games=1, workers=1, progress=False)
+    text = result.to_text()
+    scores = result.scores(0) + result.scores(1)
+    assert "nan" not in text and "nan" not in result._repr_html_()
+    assert all(f"{score:.1f}" in text for score in scores)
+
+
 def test_progress_bar_counts_every_game(capsys):
     run_tournament(["random", "random"], games=5, workers=1, progress=True)
     err = capsys.readouterr().err

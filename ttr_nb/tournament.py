@@ -410,6 +410,8 @@ def _pct(rate: float, low: float, high: float) -> str:
 
 
 def _num(mean: float, low: float, high: float) -> str:
+    if math.isnan(low):  # one game: a spread needs two
+        return "–" if math.isnan(mean) else f"{mean:.1f}"
     return f"{mean:.1f} [{low:.1f}, {high:.1f}]"
 
 
