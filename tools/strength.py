@@ -140,9 +140,10 @@ def main() -> int:
             )
         search = result.table()[0]
         interval = f"{search.win_rate:.0%} ({search.win_low:.0%}–{search.win_high:.0%})"
+        took = "–" if args.report else f"{time.perf_counter() - start:.0f}s"
         print(
             f"{map_name:<10}{budget:>7g}s{search.wins:>8g}/{search.games:<4}{interval:>24}"
-            f"{time.perf_counter() - start:>8.0f}s",
+            f"{took:>9}",
             flush=True,
         )
         if args.out:
