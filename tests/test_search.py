@@ -89,6 +89,24 @@ def test_the_tree_holds_the_root_candidates_and_their_statistics():
     assert root.size() > len(root.children)  # the bot's later decisions were expanded
 
 
+def test_a_starved_search_plays_the_greedy_bots_move():
+    """Averages of a few worlds mostly measure luck: below ``min_evidence`` worlds the
+    search keeps the greedy bot's move; with enough worlds its own choice stands."""
+    for seed in range(4):
+        game = mid_game("usa", 2, seed=seed, moves=20 + seed)
+        greedy_move = GreedyBot(seed).choose(game)
+        starved = SearchBot(seed=seed, worlds=4)
+        assert starved.choose(game) == greedy_move and starved.last.fell_back
+        assert max(c.visits for c in starved.last.root.children.values()) == 4
+        searched = SearchBot(seed=seed, worlds=8)
+        result = searched.search(game)
+        assert not result.fell_back
+        finalists = [c for c in result.root.children.values() if c.visits >= 8]
+        assert result.action == max(finalists, key=lambda c: (c.mean, c.visits)).action
+    trusting = SearchBot(seed=1, worlds=4, min_evidence=1)
+    assert not trusting.search(game).fell_back
+
+
 def test_reward_is_the_squashed_margin():
     assert reward([50, 50, 10], 0) == 0.5
     assert reward([80, 50], 0) > 0.9 > 0.1 > reward([50, 80], 0)
@@ -99,7 +117,7 @@ def test_search_beats_random():
     strength figures against greedy come from ``ttr-nb tournament``, see the README)."""
     wins = 0
     for g in range(2):
-        search = SearchBot(seed=g, worlds=2)
+        search = SearchBot(seed=g, worlds=2, min_evidence=2)
         seats = [search, RandomBot(g)] if g % 2 == 0 else [RandomBot(g), search]
         game = play_out(new_game("usa", 2, seed=g), seats)
         me = seats.index(search)
