@@ -46,8 +46,8 @@ per decision) it drew tickets that had looked good in one lucky world, kept five
 tickets a game and failed half of them, and won 17 of 100 games against greedy.
 
 One tree is shared by all the worlds and a node's statistics mix many possible hands
-and decks, which makes this *information-set* MCTS with
-determinisation rather than a separate tree per world [1]_.
+and decks, which makes this *information-set* MCTS with determinisation rather than a
+separate tree per world [1]_.
 
 Everything goes through the generic game API (``legal_actions``, ``apply``,
 ``clone``, :func:`~ttr_nb.determinise.determinise`), so it plays every variant. With
@@ -97,10 +97,7 @@ MARGIN_SCALE = 12.0  # points: a margin this large counts as about 73 % of a win
 MAX_PER_KIND = 6  # at most this many candidates of one variant action type
 ROOT_CANDIDATES = 10  # moves compared at the root
 OTHER_CLAIMS = 2  # claims off the plan worth a look (the longest: points, or a block)
-# Worlds a move must have been tried in before its average may overrule the greedy bot's
-# choice: an average of two or three play-outs mostly measures luck, and a starved search
-# picked long ticket draws that looked good in a lucky world (see the module text).
-MIN_EVIDENCE = 8
+MIN_EVIDENCE = 8  # worlds before a move may overrule greedy's (why: the module text)
 
 
 def reward(scores: list[int], seat: int) -> float:
