@@ -41,8 +41,12 @@ bench-load: setup browser-deps
 play: setup
 	$(BIN)/ttr-nb play --map usa --players 3 --seed 7
 
+# PEER=path/to/a/clone/of/bingsoup/ticket-to-ride-ai adds the side-by-side figures
+# (the peer is not shipped; its console needs rich).
+PEER ?=
 bench: setup
 	$(BIN)/ttr-nb bench
+	$(if $(PEER),$(BIN)/pip install -q rich && $(BIN)/python tools/bench_peer.py --peer $(PEER))
 
 # The search bot against greedy: 200 games per map at 1 s per move, and USA at
 # 0.1, 0.3, 1 and 3 s (hours of CPU; WORKERS=n runs n processes).

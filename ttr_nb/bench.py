@@ -5,9 +5,9 @@ the cost of a clone and of a determinised world, the ticket planner against
 Every figure is measured in this process on this machine, side by side in one run
 (figures on a shared machine vary by a third from run to run, ratios much less).
 
-No peer engine is measured: the fastest Python peer (bingsoup/ticket-to-ride-ai) is
-published on GitHub only, and this project's machines reach only PyPI, Debian and npm.
-The comparison with it stays to be done where GitHub is reachable.
+The fastest Python peer (bingsoup/ticket-to-ride-ai) is not shipped with ttr-nb:
+``tools/bench_peer.py --peer CHECKOUT`` (``make bench PEER=CHECKOUT``) plays random games
+on both engines side by side, given a clone of it.
 """
 
 from __future__ import annotations
@@ -33,9 +33,8 @@ __all__ = [
 ]
 
 PEER_NOTE = (
-    "Peer engine (bingsoup/ticket-to-ride-ai): not measured. It is published on GitHub "
-    "only and this machine reaches only PyPI, Debian and npm; the side-by-side "
-    "comparison the issue asks for stays to be done where GitHub is reachable."
+    "Peer engine (bingsoup/ticket-to-ride-ai): not shipped; with a clone of it, "
+    "`make bench PEER=CHECKOUT` (tools/bench_peer.py) adds the side-by-side figures."
 )
 
 

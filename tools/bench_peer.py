@@ -1,0 +1,243 @@
+"""Engine speed side by side with the fastest Python peer, bingsoup/ticket-to-ride-ai.
+
+    python tools/bench_peer.py --peer PATH/TO/ticket-to-ride-ai            # 200 games each
+    python tools/bench_peer.py --peer PATH/TO/ticket-to-ride-ai --games 50 # a taste
+
+The peer is NOT shipped with ttr-nb and this file holds none of its code: it only calls
+into the peer's own API. Clone https://github.com/bingsoup/ticket-to-ride-ai yourself and
+pass the folder with ``--peer``; it is imported from there alone. Its ``console.py``
+imports ``rich`` (``pip install rich``, or put a folder holding it on ``PYTHONPATH``);
+``pygame`` is not needed (its ``game.py`` imports the GUI inside ``try``/``except``).
+
+In one process, alternating every ``--chunk`` games so that a busy spell of a shared
+machine falls on every row, it plays ``--games`` random-bot 2-player USA games on:
+
+* ttr-nb, fast path: ``ttr_nb.bench._random_games``, what ``make bench`` times, after
+  the same warm-up (``WARM_SEEDS``) that fills the fast path's memos;
+* ttr-nb, reference path: the same games listed the reference way;
+* the peer as its ``game.py`` ``main()`` plays "Random AI" seats: per turn, clear its
+  route cache, choose the first tickets on a seat's first turn, ``RandomHeuristic``,
+  ``apply_action_final`` (which prints a report of the turn), next player; then the
+  final scoring. Seeded with ``random.seed`` (the peer uses the global generator); its
+  printing goes to ``os.devnull`` so that printing is not what is measured;
+* the peer's engine core alone: the same loop with ``apply_action`` (what its MCTS
+  uses), so without the per-turn report.
+
+Figures are games per CPU second (``time.process_time``). A turn is one player's turn
+in both engines: one pass of the peer's loop, one step of ttr-nb's ``state.turn``
+(ticket choice at setup is not a turn). ttr-nb also counts actions: drawing two cards
+is two actions, drawing tickets and keeping some is two, and each seat's setup keep is
+one. The peer's games end at once when a seat is down to 2 trains (no last round), so
+turn counts are close but not identical; they are printed to show how close.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import os
+import random
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ttr_nb.bench import WARM_SEEDS, _random_games  # noqa: E402
+from ttr_nb.bots import RandomBot, play_out  # noqa: E402
+from ttr_nb.game import new_game  # noqa: E402
+
+PEER_URL = "https://github.com/bingsoup/ticket-to-ride-ai"
+PEER_MODULES = ("game", "helper_classes", "heuristic_agents")
+MAX_PEER_TURNS = 2000  # the peer's loop has no end of its own when no seat can act
+PEER_WARM_SEEDS = range(10**6, 10**6 + 3)
+
+
+@dataclass
+class Peer:
+    """The peer's modules, imported from its checkout."""
+
+    game: ModuleType
+    helper_classes: ModuleType
+    heuristic_agents: ModuleType
+
+
+@dataclass
+class Row:
+    """Totals of one engine over the games played so far."""
+
+    name: str
+    cpu_s: float = 0.0
+    games: int = 0
+    turns: int = 0
+    actions: int = 0
+    unfinished: int = 0
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.cpu_s if self.cpu_s else float("nan")
+
+
+@contextlib.contextmanager
+def _silenced() -> Iterator[None]:
+    """Send stdout to os.devnull: the peer prints several lines per turn."""
+    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+        yield
+
+
+def load_peer(folder: Path) -> Peer:
+    """Import the peer's modules from ``folder`` (and from nowhere else)."""
+    folder = folder.resolve()
+    if not (folder / "game.py").is_file():
+        raise SystemExit(f"{folder} has no game.py: clone {PEER_URL} and pass its folder")
+    taken = [m for m in PEER_MODULES if m in sys.modules]
+    if taken:  # a module of that name from elsewhere would shadow the peer's
+        raise SystemExit(f"modules already imported under the peer's names: {taken}")
+    sys.path.insert(0, str(folder))
+    with _silenced():  # game.py prints a notice when it finds no GUI
+        modules = {name: importlib.import_module(name) for name in PEER_MODULES}
+    for name, module in modules.items():
+        if Path(module.__file__ or "").resolve().parent != folder:
+            raise SystemExit(f"peer module {name} was imported from {module.__file__}")
+    return Peer(**modules)
+
+
+def peer_game(peer: Peer, seed: int, core_only: bool = False) -> tuple[int, bool]:
+    """Play one seeded 2-player USA game between the peer's random agents; return
+    (turns, whether it ended by the peer's own rule). Mirrors the peer's ``main()``
+    loop for "Random AI" seats; ``core_only`` applies actions with ``apply_action``
+    instead of ``apply_action_final`` (the same move, without the printed report)."""
+    game_mod, helpers = peer.game, peer.helper_classes
+    random.seed(seed)
+    players = []
+    for i in range(2):  # as main() builds and then resets its players
+        player = helpers.Player(
+            name=f"Player {i + 1}",
+            remaining_trains=45,
+            train_cards={colour: 0 for colour in helpers.Colour},
+            destinations=[],
+            claimed_connections=[],
+            points=0,
+            turn=1,
+            winner=False,
+            wins=0,
+        )
+        player.claimed_cities = set()
+        players.append(player)
+    game = game_mod.GameEngine()
+    game.map_type = "USA"
+    game.init(players)
+    apply = game.apply_action if core_only else game.apply_action_final
+    turns = 0
+    while not game.is_end() and turns < MAX_PEER_TURNS:
+        # main() clears the claim-list cache every turn: card draws do not invalidate it
+        game.routes_cache_valid = {p.name: False for p in game.players}
+        current = game.players[game.current_player_idx]
+        if current.turn == 1:
+            keep = game.select_initial_destinations(current)
+            game.remove_destination_tickets(current, keep)
+        action = peer.heuristic_agents.RandomHeuristic(game).choose_action()
+        if action is None and current.remaining_trains == 3:
+            current.remaining_trains -= 1  # main()'s way out for a seat with no move
+        apply(action)
+        game.update_player_turn()
+        current.turn += 1
+        turns += 1
+    ended = game.is_end()
+    if core_only:
+        game.game_result(seed)  # the final scoring, without printing
+    else:
+        game.game_result_final(seed)
+    return turns, ended
+
+
+def _peer_chunk(peer: Peer, seeds: range, row: Row, core_only: bool) -> None:
+    with _silenced():
+        start = time.process_time()
+        results = [peer_game(peer, seed, core_only) for seed in seeds]
+        row.cpu_s += time.process_time() - start
+    row.games += len(results)
+    row.turns += sum(turns for turns, _ in results)
+    row.unfinished += sum(not ended for _, ended in results)
+
+
+def _ours_chunk(seeds: range, row: Row, reference: bool) -> None:
+    cpu_s, actions = _random_games("usa", 2, seeds, reference=reference)
+    row.cpu_s += cpu_s
+    row.games += len(seeds)
+    row.actions += actions
+
+
+def our_turns(seeds: range) -> tuple[int, int]:
+    """(turns, actions) of ttr-nb's seeded random games, replayed untimed: the timed
+    runs give actions only, and the same seeds and bots play the same games."""
+    turns = actions = 0
+    for g in seeds:
+        game = new_game("usa", players=2, seed=g)
+        play_out(game, [RandomBot(g * 10 + i) for i in range(2)])  # as _random_games does
+        turns += game.state.turn
+        actions += len(game.history)
+    return turns, actions
+
+
+def run(peer: Peer, games: int, chunk: int) -> list[Row]:
+    """Time every engine on ``games`` games, alternating every ``chunk`` games."""
+    fast, ref = Row("ttr-nb fast path"), Row("ttr-nb reference path")
+    loop, core = Row("peer, its game loop"), Row("peer, apply_action only")
+    _random_games("usa", 2, WARM_SEEDS, reference=False)  # as engine_speed() warms up
+    with _silenced():
+        for seed in PEER_WARM_SEEDS:  # the peer has no memos; this only evens first calls
+            peer_game(peer, seed)
+    for first in range(0, games, chunk):
+        seeds = range(first, min(first + chunk, games))
+        _ours_chunk(seeds, ref, reference=True)
+        _ours_chunk(seeds, fast, reference=False)
+        _peer_chunk(peer, seeds, loop, core_only=False)
+        _peer_chunk(peer, seeds, core, core_only=True)
+    turns, actions = our_turns(range(games))
+    if actions != fast.actions or actions != ref.actions:
+        raise AssertionError("the untimed replay played other games than the timed runs")
+    fast.turns = ref.turns = turns
+    return [fast, ref, loop, core]
+
+
+def report(rows: list[Row], chunk: int) -> list[str]:
+    """The table and the ratios as lines of text."""
+    fast, ref, loop, core = rows
+    lines = [
+        f"Random-bot games, USA, 2 players, CPU time, {fast.games} games per row "
+        f"(alternating every {chunk} games; peer stdout to os.devnull):"
+    ]
+    for row in rows:
+        extra = f", {row.actions / row.games:.1f} actions" if row.actions else ""
+        if row.unfinished:
+            extra += f", {row.unfinished} games cut at {MAX_PEER_TURNS} turns"
+        lines.append(
+            f"  {row.name:<24} {row.games_per_s:8.2f} games/s  "
+            f"{row.turns / row.games:6.1f} turns per game{extra}"
+        )
+    for ours in (fast, ref):
+        lines.append(
+            f"  {ours.name} / peer: {ours.games_per_s / loop.games_per_s:.1f}x its game loop, "
+            f"{ours.games_per_s / core.games_per_s:.1f}x apply_action only"
+        )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--peer", type=Path, required=True, help=f"a checkout of {PEER_URL}")
+    parser.add_argument("--games", type=int, default=200, help="games per engine")
+    parser.add_argument("--chunk", type=int, default=10, help="games per turn of each engine")
+    args = parser.parse_args(argv)
+    peer = load_peer(args.peer)
+    print("\n".join(report(run(peer, args.games, args.chunk), args.chunk)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
