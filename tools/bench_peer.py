@@ -28,7 +28,9 @@ in both engines: one pass of the peer's loop, one step of ttr-nb's ``state.turn`
 (ticket choice at setup is not a turn). ttr-nb also counts actions: drawing two cards
 is two actions, drawing tickets and keeping some is two, and each seat's setup keep is
 one. The peer's games end at once when a seat is down to 2 trains (no last round), so
-turn counts are close but not identical; they are printed to show how close.
+turn counts are close but not identical; they are printed to show how close. The
+peer's seeded games also depend on Python's string hashing (the order of a set of
+cities), so they repeat only with a fixed ``PYTHONHASHSEED``.
 """
 
 from __future__ import annotations
