@@ -16,7 +16,7 @@ import copy
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from .algorithms import TicketPlanner, TicketUnreachableError, plan_ticket
 from .bots import GreedyBot, RandomBot, play_out
@@ -25,11 +25,13 @@ from .game import Game, new_game
 
 __all__ = [
     "PEER_NOTE",
+    "Played",
     "clone_costs",
     "engine_speed",
     "listing_speed",
     "planner_speedup",
     "playout_rate",
+    "random_games",
 ]
 
 PEER_NOTE = (
@@ -38,10 +40,18 @@ PEER_NOTE = (
 )
 
 
-def _random_games(map_name: str, players: int, seeds: range, reference: bool) -> tuple[float, int]:
-    """(CPU seconds, actions) for seeded random-bot games, listed the reference or the
-    fast way."""
-    actions = 0
+class Played(NamedTuple):
+    """What :func:`random_games` measured: CPU seconds, and the games' actions and turns."""
+
+    cpu_s: float
+    actions: int
+    turns: int
+
+
+def random_games(map_name: str, players: int, seeds: range, reference: bool) -> Played:
+    """Seeded random-bot games (bots seeded ``10 * seed + seat``), listed the reference or
+    the fast way: their CPU time, actions and turns (``state.turn`` at the end)."""
+    actions = turns = 0
     start = time.process_time()
     for g in seeds:
         game = new_game(map_name, players=players, seed=g)
@@ -52,7 +62,8 @@ def _random_games(map_name: str, players: int, seeds: range, reference: bool) ->
         else:
             play_out(game, bots)
         actions += len(game.history)
-    return time.process_time() - start, actions
+        turns += game.state.turn
+    return Played(time.process_time() - start, actions, turns)
 
 
 WARM_SEEDS = range(10**6, 10**6 + 50)  # games that fill the fast path's memos first
@@ -72,13 +83,13 @@ def engine_speed(
     them for World), as in any long run, so that a hand met again is not counted as new.
     """
     warm = WARM_SEEDS if map_name != "world" else WARM_SEEDS[:5]
-    _random_games(map_name, players, warm, reference=False)
+    random_games(map_name, players, warm, reference=False)
     ref_s = fast_s = 0.0
     actions = 0
     for first in range(0, games, chunk):
         seeds = range(first, min(first + chunk, games))
-        ref_chunk, ref_actions = _random_games(map_name, players, seeds, reference=True)
-        fast_chunk, fast_actions = _random_games(map_name, players, seeds, reference=False)
+        ref_chunk, ref_actions, _ = random_games(map_name, players, seeds, reference=True)
+        fast_chunk, fast_actions, _ = random_games(map_name, players, seeds, reference=False)
         if fast_actions != ref_actions:
             raise AssertionError("the fast path played other games than the reference path")
         ref_s += ref_chunk
