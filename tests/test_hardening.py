@@ -235,3 +235,31 @@ def test_every_count_stays_non_negative_after_refusals(game2):
     assert all(n >= 0 for p in state.players for n in p.hand.values())
     assert all(n >= 0 for p in state.players for n in p.pieces.values())
     assert json.dumps([p.hand for p in state.players]) == hands  # nothing was claimed
+
+
+# Issue 25, item 29: the engine's trusted constructors skipped normalisation.
+def test_trusted_claims_cannot_overspend_or_reorder(game2):
+    route = next(r for r in game2.map.routes if r.length == 3 and r.color == "yellow")
+    set_hand(game2, 0, yellow=2)
+    repeated = ClaimRoute.trusted(route.id, (("yellow", 2), ("yellow", 1)))
+    assert repeated.cards == (("yellow", 3),)
+    error = refused(game2, repeated)
+    assert "they hold 2 yellow cards, not 3" in error.rule
+    assert all(n >= 0 for n in game2.state.players[0].hand.values())
+    # Out of order: the same action as the sorted payment, so the discard order and
+    # the save are the same as with the plain constructor.
+    set_hand(game2, 0, yellow=2, locomotive=1)
+    out_of_order = ClaimRoute.trusted(route.id, (("yellow", 2), ("locomotive", 1)))
+    assert out_of_order == ClaimRoute(route.id, (("locomotive", 1), ("yellow", 2)))
+    twin = game2.clone()
+    game2.apply(out_of_order)
+    twin.apply(ClaimRoute(route.id, (("locomotive", 1), ("yellow", 2))))
+    assert game2.snapshot() == twin.snapshot()
+
+
+def test_trusted_harbor_payments_are_normalised():
+    from ttr_nb.rules.world_actions import BuildHarbor
+
+    action = BuildHarbor.trusted("lima", (("ship_red", 2), ("train_red", 1), ("ship_red", 1)))
+    assert action.cards == BuildHarbor("lima", (("ship_red", 3), ("train_red", 1))).cards
+    assert action == BuildHarbor("lima", (("train_red", 1), ("ship_red", 3)))

@@ -92,3 +92,17 @@ def test_map_without_rules_is_not_playable_yet(tmp_path, usa_data):
     usa_data["rules"] = "no-such-rules"
     with pytest.raises(UnknownVariantError, match="not implemented yet"):
         new_game(_write(tmp_path, usa_data), players=2, seed=1)
+
+
+def test_a_file_that_is_not_utf8_is_a_map_error(tmp_path):
+    path = tmp_path / "latin1.json"
+    path.write_bytes('{"name": "Zürich"}'.encode("latin-1"))
+    with pytest.raises(MapFormatError, match="latin1.json: field \\$: is not UTF-8 text"):
+        load_map(path)
+
+
+def test_deep_nesting_is_a_map_error(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    with pytest.raises(MapFormatError, match="deep.json: field \\$: is nested too deeply"):
+        load_map(path)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from positions import start
 
 from ttr_nb import DrawBlind, Game, KeepTickets, SaveFormatError, new_game
@@ -135,7 +137,7 @@ def test_size_limits_are_checked_before_any_work(saved):
     with pytest.raises(SaveFormatError, match="at most 2,000,000"):
         Game.from_json(huge)
     saved["history"] = saved["history"] * (MAX_SAVE_MOVES // len(saved["history"]) + 1)
-    with pytest.raises(SaveFormatError, match="more than 3,000 moves") as info:
+    with pytest.raises(SaveFormatError, match="more than 3,010 moves") as info:
         load(saved)
     assert info.value.field == "$.history"
 
@@ -187,3 +189,65 @@ def test_malformed_payment_in_a_save_is_named(saved):
     saved["history"][-1]["action"] = {"type": "ClaimRoute", "route": 1, "cards": [], "x": 1}
     with pytest.raises(SaveFormatError, match="ClaimRoute has no field 'x'"):
         load(saved)
+
+
+@pytest.mark.parametrize("history", [5, True, "moves", {"a": 1}, None])
+def test_a_history_that_is_not_a_list_is_a_damaged_save(saved, history):
+    saved["history"] = history
+    with pytest.raises(SaveFormatError) as info:
+        load(saved)
+    assert info.value.field.startswith("$")
+
+
+def test_every_game_ends_and_reloads_even_when_nobody_plays_on():
+    """Two World players who only ever exchange one piece: the game still ends (house rule:
+    at MAX_GAME_MOVES), says why on the end screen, and its save loads again."""
+    from ttr_nb.rules.base import MAX_GAME_MOVES
+    from ttr_nb.rules.world_actions import ExchangePieces
+
+    game = new_game("world", 2, seed=3)
+    while game.phase == "setup":
+        game.apply(game.legal_actions()[0])
+    while not game.is_over:
+        for take in ("train", "ship"):
+            if game.problem(ExchangePieces(take, 1)) is None:
+                game.apply(ExchangePieces(take, 1))
+                break
+        else:
+            raise AssertionError("no exchange was legal")
+    assert len(game.history) <= MAX_GAME_MOVES + 2
+    assert game.state.ended_by == "move_limit"
+    assert f"reached {MAX_GAME_MOVES:,} moves" in game.result()["ended_by"]
+    again = Game.from_json(game.to_json())
+    assert again == game and again.is_over
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_any_damaged_field_is_refused_as_a_damaged_save(data):
+    """Whatever JSON value replaces a field of a save (or of its first move), loading it
+    raises SaveFormatError, which the app's resume offer catches and then forgets."""
+    game = start(2, seed=9)
+    game.apply(DrawBlind())
+    saved = json.loads(game.to_json())
+    target = data.draw(st.sampled_from(["top", "move", "action"]))
+    holder = {
+        "top": saved,
+        "move": saved["history"][0],
+        "action": saved["history"][0]["action"],
+    }[target]
+    key = data.draw(st.sampled_from(sorted(holder)))
+    holder[key] = data.draw(_JSON)
+    try:
+        Game.from_json(json.dumps(saved))
+    except SaveFormatError:
+        pass

@@ -87,6 +87,31 @@ def normal_payment(cards: Any) -> Payment | None:
     return tuple(sorted(totals.items()))
 
 
+def is_normal_payment(cards: Any) -> bool:
+    """True when ``cards`` is already what :func:`normal_payment` would make of it.
+
+    Cheap enough for the engine's hot path: :meth:`ClaimRoute.trusted` checks it, so
+    a payment that repeats a colour or lists colours out of order is normalised
+    instead of spending a card twice or changing the discard order.
+    """
+    if not isinstance(cards, tuple) or len(cards) > MAX_PAYMENT_ENTRIES:
+        return False
+    previous = ""
+    for pair in cards:
+        if not (isinstance(pair, tuple) and len(pair) == 2):
+            return False
+        cid, n = pair
+        if (
+            not isinstance(cid, str)
+            or cid <= previous
+            or type(n) is not int
+            or not 0 < n <= MAX_CARD_COUNT
+        ):
+            return False
+        previous = cid
+    return True
+
+
 @dataclass(frozen=True)
 class DrawFaceUp:
     """Take the face-up card in ``slot`` (0-based; shown to players as 1-based).
@@ -160,7 +185,15 @@ class ClaimRoute:
 
     @classmethod
     def trusted(cls, route: int, cards: Payment, pickups: Pickups = ()) -> ClaimRoute:
-        """Build from an already sorted payment, skipping normalisation (the engine's hot path)."""
+        """Build from an already sorted payment, skipping normalisation (the engine's hot path).
+
+        A payment or pickups not in normal form (a colour repeated, colours or pickups out
+        of order) are normalised as the plain constructor would.
+        """
+        if not is_normal_payment(cards) or (
+            pickups and (not isinstance(pickups, tuple) or list(pickups) != sorted(pickups))
+        ):
+            return cls(route, cards, pickups)
         action = object.__new__(cls)
         object.__setattr__(action, "route", route)
         object.__setattr__(action, "cards", cards)

@@ -14,6 +14,7 @@ from .actions import action_from_dict, action_to_dict, short
 from .errors import IllegalActionError, PlayerNameError, SaveFormatError
 from .maps import Map, available_maps, load_map
 from .rules import Rules, rules_for
+from .rules.base import MAX_GAME_MOVES
 from .state import GameState
 from .validation import schema_checker
 
@@ -21,7 +22,9 @@ SAVE_FORMAT = "ttr-nb-save/2"
 OLD_SAVE_FORMAT = "ttr-nb-save/1"
 SAVE_SCHEMA_PATH = Path(__file__).resolve().parent / "save.schema.json"
 MAX_SAVE_CHARS = 2_000_000  # a long 5-player game saves to about 100 000
-MAX_SAVE_MOVES = 3_000  # random 5-player games take at most about 400 actions
+# Every game the engine lets happen reloads: it ends by MAX_GAME_MOVES, at the end of the
+# turn that reaches it (a turn takes at most 2 actions; the slack is generous).
+MAX_SAVE_MOVES = MAX_GAME_MOVES + 10
 MAX_NAME_CHARS = 40
 
 
@@ -364,7 +367,10 @@ class Game:
             raise SaveFormatError(
                 source, "$.format", "was written by an older ttr-nb; replay it there and save again"
             )
-        if isinstance(data, dict) and len(data.get("history") or ()) > MAX_SAVE_MOVES:
+        history = data.get("history") if isinstance(data, dict) else None
+        # Counted before the schema check (which would walk every move), but only when it is
+        # a list: anything else is left to the schema check to name.
+        if isinstance(history, list) and len(history) > MAX_SAVE_MOVES:
             raise SaveFormatError(
                 source,
                 "$.history",

@@ -230,10 +230,18 @@ def _load_map(path: str) -> Map:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise MapFormatError(path, "$", f"cannot be read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise MapFormatError(
+            path, "$", f"is not UTF-8 text (byte {exc.start + 1} cannot be read)"
+        ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise MapFormatError(path, "$", f"is not valid JSON ({exc})") from None
+    except RecursionError:
+        raise MapFormatError(path, "$", "is nested too deeply to be a map") from None
+    except ValueError as exc:  # e.g. a number with too many digits
+        raise MapFormatError(path, "$", f"is not a usable map ({exc})") from None
     return map_from_data(data, path)
 
 

@@ -37,6 +37,11 @@ if TYPE_CHECKING:
 
     from ..game import Game
 
+# A game ends, and is scored as it stands, once it has lasted this many actions. Real games
+# take 100 to 700; the limit exists because some legal moves undo nothing for good (World's
+# exchanges), so two players could otherwise play one game for ever.
+MAX_GAME_MOVES = 3_000
+
 
 class Rules(ScoringRules, RuleWords, FastHooks):
     """The rules of the original game (USA, 2015 rulebook).
@@ -52,6 +57,8 @@ class Rules(ScoringRules, RuleWords, FastHooks):
       as it is (the remaining cards cannot resolve it).
     * **Longest path with no routes.** The bonus needs a path of at least one
       route; a player with no routes never gets it.
+    * **Every game ends.** A game that reaches ``MAX_GAME_MOVES`` actions ends
+      at the end of that turn and is scored as it stands.
     """
 
     name = "usa"
@@ -690,11 +697,22 @@ class Rules(ScoringRules, RuleWords, FastHooks):
             state.phase = "over"
             state.ended_by = "last_round" if state.final_turns_left == 0 else "no_moves"
             return
+        if len(game.history) >= MAX_GAME_MOVES:
+            # House rule: some legal moves (World's exchanges) change nothing for good,
+            # so a game could go on for ever; this one ends and is scored as it stands.
+            state.phase = "over"
+            state.ended_by = "move_limit"
+            return
         state.current = (state.current + 1) % len(state.players)
         state.turn += 1
 
     def end_text(self, state: GameState) -> str:
         """Why the game ended, in a sentence for the end screen."""
+        if state.ended_by == "move_limit":
+            return (
+                f"The game reached {MAX_GAME_MOVES:,} moves without ending (a house rule: "
+                "every game ends there), so it was scored as it stood."
+            )
         if state.ended_by == "no_moves":
             return (
                 "No player could do anything for a whole round (no cards left to draw, no "

@@ -17,6 +17,7 @@ from ..actions import (
     _frozen,
     _payment_problem,
     describe_cards,
+    is_normal_payment,
     normal_payment,
     register_action,
     short,
@@ -79,7 +80,10 @@ class BuildHarbor:
 
     @classmethod
     def trusted(cls, city: str, cards: Payment) -> BuildHarbor:
-        """Build from an already sorted payment (the engine's hot path)."""
+        """Build from an already sorted payment (the engine's hot path); a payment not in
+        normal form is normalised as the plain constructor would."""
+        if not is_normal_payment(cards):
+            return cls(city, cards)
         action = object.__new__(cls)
         object.__setattr__(action, "city", city)
         object.__setattr__(action, "cards", cards)
