@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
@@ -247,7 +248,5 @@ def test_any_damaged_field_is_refused_as_a_damaged_save(data):
     }[target]
     key = data.draw(st.sampled_from(sorted(holder)))
     holder[key] = data.draw(_JSON)
-    try:
+    with contextlib.suppress(SaveFormatError):
         Game.from_json(json.dumps(saved))
-    except SaveFormatError:
-        pass
