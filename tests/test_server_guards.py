@@ -73,5 +73,6 @@ def test_the_app_template_files_are_still_served(server):
     # A template's own static files (the page's scripts and fonts) are still served.
     from voila.paths import collect_static_paths
 
-    script = next(Path(collect_static_paths(["voila"], "lab")[0]).glob("*.js")).name
+    roots = [Path(p) for p in collect_static_paths(["voila", "nbconvert"], "lab")]
+    script = next(f.name for root in roots if root.is_dir() for f in root.glob("*.js"))
     assert status_of(f"{base}/voila/templates/lab/static/{script}") == 200

@@ -29,8 +29,8 @@ from typing import Any
 
 from jupyter_server.auth.identity import PasswordIdentityProvider
 from tornado import web
-from voila.static_file_handler import TemplateStaticFileHandler
 from voila.paths import collect_static_paths
+from voila.static_file_handler import TemplateStaticFileHandler
 
 __all__ = ["QuietIdentityProvider"]
 
