@@ -7,7 +7,7 @@ PORT ?= 8866
 SITE_PORT ?= 8000
 SITE_VENV := .venv-site
 
-.PHONY: app test setup lint unit browser-deps notebooks record-notebooks bench bench-load strength digests play clean \
+.PHONY: app test setup lint unit browser-deps db-deps bench-tables notebooks record-notebooks bench bench-load strength digests play clean \
 	site site-serve site-test site-bench npm-deps
 
 $(BIN)/ttr-nb: pyproject.toml
@@ -81,7 +81,14 @@ browser-deps:
 	  echo "installing Debian chromium for the browser tests"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null; }
 
-test: setup lint browser-deps
+# The shared tables are tested against a real PostgreSQL server too (tools/pg_server.py
+# starts a throwaway one as the postgres user); install Debian's when missing.
+db-deps:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  echo "installing Debian postgresql for the table tests"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql) >/dev/null; }
+
+test: setup lint browser-deps db-deps
 	$(BIN)/python -m pytest -q
 
 # ---- static site: the app (Voici) and the lessons (JupyterLite) on Pyodide, no server

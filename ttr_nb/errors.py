@@ -78,3 +78,40 @@ class PlayerNameError(ValueError):
 
 class UnknownVariantError(ValueError):
     """A map names a rules variant that is not implemented (yet)."""
+
+
+class TableError(ValueError):
+    """A request about a shared table that cannot be carried out; nothing was changed.
+
+    The message is written for the player who asked (it is shown as it is).
+    Subclasses say which case it is, so a page can react (e.g. catch up after
+    :class:`StaleMoveError`).
+    """
+
+
+class UnknownTableError(TableError):
+    """No open table has this code (or the code cannot be one)."""
+
+
+class TableClosedError(TableError):
+    """The table was closed (by its creator or the teacher) or its game is over."""
+
+
+class SeatError(TableError):
+    """The seat asked for cannot be taken: it is taken, it is a bot's, or the table is full."""
+
+
+class SeatTokenError(TableError):
+    """A seat token or seat code that matches no seat (forged, mistyped, or replaced since)."""
+
+
+class StaleMoveError(TableError):
+    """A move made on a position the table has already left: another move came first."""
+
+
+class TooManyAttemptsError(TableError):
+    """Too many wrong codes in a short time: the page must wait before trying again."""
+
+
+class SeatElsewhereError(TableError):
+    """The seat is now open in another tab or on another device."""
