@@ -38,6 +38,10 @@ SPREAD ?= 30
 bench-load: setup browser-deps
 	$(BIN)/python tools/bench_load.py --visitors $(VISITORS) --spread $(SPREAD)
 
+# Shared tables under load: simulated players (no browsers) through SQLite and PostgreSQL.
+bench-tables: setup db-deps
+	$(BIN)/python tools/bench_tables.py
+
 play: setup
 	$(BIN)/ttr-nb play --map usa --players 3 --seed 7
 

@@ -376,3 +376,35 @@ def test_an_oversized_move_is_refused(store):
     a, b = playing_table(store)
     with pytest.raises(TableError, match="too long"):
         store.append(a.table_id, 1, 0, {"type": "x" * 5000}, token=a.token, session="ann")
+
+
+def test_the_tables_bench_runs_and_reports_its_line():
+    """`make bench-tables`, small: players in processes of their own, through one store."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "tools" / "bench_tables.py"),
+            "--players",
+            "4",
+            "--tables",
+            "2",
+            "--moves",
+            "40",
+            "--poll",
+            "0.05",
+            "--stores",
+            "sqlite",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    last = done.stdout.strip().splitlines()[-1]
+    assert last.startswith(
+        "tables: 4 players at 2 tables, 40 moves, lost 0, duplicated 0, seen p50"
+    )
+    assert last.endswith("(sqlite)")
