@@ -408,3 +408,23 @@ def test_the_tables_bench_runs_and_reports_its_line():
         "tables: 4 players at 2 tables, 40 moves, lost 0, duplicated 0, seen p50"
     )
     assert last.endswith("(sqlite)")
+
+
+def test_the_class_results_give_each_players_score_parts_and_tickets(store):
+    from ttr_nb.tables.results import class_results, results_csv
+
+    made = store.create_table("usa", ["greedy", "greedy"], None, session="t", seed=5)
+    table = TableClient(store, made.table_id)
+    while not table.game.is_over:
+        assert table.move_bots(max_moves=500) > 0
+    rows = class_results(store)
+    game = table.game
+    assert [r["total"] for r in rows] == [s["total"] for s in game.scores()]
+    assert [r["winner"] == "yes" for r in rows] == [i in game.winners for i in range(2)]
+    text = results_csv(rows)
+    header = text.splitlines()[0].split(",")
+    assert header[:5] == ["table", "map", "status", "seat", "player"]
+    assert {"routes", "tickets", "total", "tickets done", "tickets missed"} <= set(header)
+    for seat, row in enumerate(rows):
+        done = [t for t, ok in game.ticket_status(seat) if ok]
+        assert row["tickets done"].count("(") == len(done)

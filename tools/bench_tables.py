@@ -36,7 +36,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ttr_nb.actions import action_to_dict  # noqa: E402
-from ttr_nb.errors import IllegalActionError, StaleMoveError  # noqa: E402
+from ttr_nb.errors import StaleMoveError, TableError  # noqa: E402
 from ttr_nb.tables import TableStore  # noqa: E402
 from ttr_nb.tables.client import TableClient  # noqa: E402
 
@@ -135,9 +135,7 @@ def player(
                         session=mine["session"],
                     )
                     double_stored += 1
-                except StaleMoveError:
-                    refused["double click"] += 1
-                except IllegalActionError:
+                except TableError:  # stale, or the game it ended is over
                     refused["double click"] += 1
         finished += len(client.game.history)
         if finished >= quota:

@@ -1,0 +1,101 @@
+"""A class's results: one row per player per table, as the teacher exports them (CSV).
+
+Scores are the engine's own end-of-game breakdown (:meth:`~ttr_nb.game.Game.scores`), so
+the parts differ by map (passengers in Germany, harbors in World ...); the CSV has a column
+for every part any table has. A table still playing gives its running score and says so.
+
+Examples
+--------
+>>> from ttr_nb.tables import TableStore
+>>> store = TableStore("sqlite://")
+>>> made = store.create_table("usa", ["random", "greedy"], None, session="t", seed=3)
+>>> from ttr_nb.tables.client import TableClient
+>>> TableClient(store, made.table_id).move_bots(max_moves=10)
+10
+>>> rows = class_results(store)
+>>> [(r["player"], r["status"], r["moves"]) for r in rows]
+[('Bot 1 (random)', 'playing', 10), ('Bot 2 (greedy)', 'playing', 10)]
+>>> results_csv(rows).splitlines()[0].split(",")[:6]
+['table', 'map', 'status', 'seat', 'player', 'kind']
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from .client import TableClient
+from .codes import show_code
+from .store import TableStore
+
+FIRST_COLUMNS = ["table", "map", "status", "seat", "player", "kind", "winner"]
+LAST_COLUMNS = ["total", "tickets done", "tickets missed", "moves"]
+
+
+def class_results(
+    store: TableStore, clients: dict[int, TableClient] | None = None, limit: int = 200
+) -> list[dict[str, Any]]:
+    """One row per seat of every started table (the most recently active ``limit`` tables).
+
+    ``clients`` caches a :class:`TableClient` per table id (the teacher's page keeps them,
+    so a refresh only replays the new moves).
+    """
+    clients = {} if clients is None else clients
+    rows: list[dict[str, Any]] = []
+    for info in store.list_tables(limit):
+        if info.status == "open":
+            continue
+        client = clients.get(info.table_id)
+        if client is None:
+            client = clients[info.table_id] = TableClient(store, info.table_id)
+        else:
+            client.sync()
+        game = client.game
+        if game is None:
+            continue
+        result = game.result()
+        winners = set(result["winners"]) if result else set()
+        for seat, score in enumerate(game.scores()):
+            player = game.state.players[seat]
+            done = [t for t, ok in game.ticket_status(seat) if ok]
+            missed = [t for t, ok in game.ticket_status(seat) if not ok]
+            row: dict[str, Any] = {
+                "table": show_code(info.code),
+                "map": info.map,
+                "status": info.status,
+                "seat": seat + 1,
+                "player": player.name,
+                "kind": info.seats[seat].kind,
+                "winner": "yes" if seat in winners else "",
+            }
+            row.update({part: value for part, value in score.items() if part != "total"})
+            row["total"] = score["total"]
+            row["tickets done"] = _tickets(game, done)
+            row["tickets missed"] = _tickets(game, missed) if game.is_over else ""
+            row["moves"] = len(game.history)
+            rows.append(row)
+    return rows
+
+
+def _tickets(game: Any, ids: list[int]) -> str:
+    names = []
+    for ticket_id in ids:
+        ticket = game.map.ticket_by_id[ticket_id]
+        places = "–".join(game.map.place_name(p) for p in ticket.cities)
+        names.append(f"{places} ({ticket.points})")
+    return "; ".join(names)
+
+
+def results_csv(rows: list[dict[str, Any]]) -> str:
+    """The rows as CSV text: table and player first, then every score part, then totals."""
+    parts: list[str] = []
+    for row in rows:
+        for key in row:
+            if key not in FIRST_COLUMNS and key not in LAST_COLUMNS and key not in parts:
+                parts.append(key)
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=FIRST_COLUMNS + parts + LAST_COLUMNS, restval="")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
