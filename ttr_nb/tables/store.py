@@ -60,7 +60,7 @@ MAX_OPEN_TABLES = 500  # tables not closed and active in the last day, over the 
 MAX_ACTION_CHARS = 2_000  # one action as JSON; real ones are under 200
 WRONG_CODES_PER_PAGE = 8  # wrong join or seat codes one page may type per minute
 WRONG_CODES_PER_SERVER = 200  # ... and all pages together (many tabs cannot guess faster)
-BOT_KINDS_ALLOWED = ("random", "greedy", "search")
+MAX_KIND_CHARS = 16
 
 metadata = sa.MetaData()
 
@@ -87,13 +87,13 @@ seats_t = sa.Table(
     metadata,
     sa.Column("table_id", sa.Integer, sa.ForeignKey("ttr_tables.id"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("kind", sa.String(16), nullable=False),  # "human" or a bot kind
+    sa.Column("kind", sa.String(MAX_KIND_CHARS), nullable=False),  # "human" or a bot kind
     sa.Column("name", sa.String(4 * MAX_NAME_CHARS)),
     sa.Column("token", sa.String(64), index=True),  # digest; None: a free human seat
     sa.Column("seat_code", sa.String(64)),  # digest
     sa.Column("session", sa.String(64)),  # the page that holds the seat now
     sa.Column("last_seen", sa.Float),
-    sa.Column("stand_in", sa.String(16)),  # a bot kind playing the seat for its human
+    sa.Column("stand_in", sa.String(MAX_KIND_CHARS)),  # a bot kind playing the seat for its human
 )
 
 moves_t = sa.Table(
@@ -243,8 +243,8 @@ class TableStore:
         if not 2 <= len(seats) <= 5:
             raise TableError(f"a table has 2 to 5 seats, not {len(seats)}")
         for kind in seats:
-            if kind != "human" and kind not in BOT_KINDS_ALLOWED:
-                raise TableError(f"{kind!r} is neither a player who joins nor a bot")
+            if kind != "human":
+                _check_bot(kind)
         if creator_name is not None:
             if "human" not in seats:
                 raise SeatError("there is no seat for a player at this table")
@@ -486,8 +486,7 @@ class TableStore:
 
     def start_now(self, table_id: int, creator_token: str, bot: str = "greedy") -> None:
         """The creator starts without waiting: bots of kind ``bot`` take the free seats."""
-        if bot not in BOT_KINDS_ALLOWED:
-            raise TableError(f"{bot!r} is not a bot")
+        _check_bot(bot)
         with self._tx() as conn:
             table = self._creator_table(conn, table_id, creator_token)
             if table.status != "open":
@@ -515,8 +514,7 @@ class TableStore:
     def give_to_bot(self, table_id: int, creator_token: str, seat: int, kind: str) -> None:
         """The creator lets bot ``kind`` play a player's ``seat`` (its player is away) until
         :meth:`take_back`; the player keeps the seat and sees the bot's moves."""
-        if kind not in BOT_KINDS_ALLOWED:
-            raise TableError(f"{kind!r} is not a bot")
+        _check_bot(kind)
         with self._tx() as conn:
             self._creator_table(conn, table_id, creator_token)
             done = conn.execute(
@@ -764,6 +762,16 @@ def _not_playing(status: str) -> str:
         "over": "the game at this table is over",
         "closed": "this table was closed",
     }.get(status, f"the table is {status}")
+
+
+def _check_bot(kind: Any) -> None:
+    from ..bots import bot_name_problem  # the bots import the whole engine: only when needed
+
+    problem = bot_name_problem(kind)
+    if problem is None and len(kind) > MAX_KIND_CHARS:
+        problem = f"a bot's name has at most {MAX_KIND_CHARS} characters"
+    if problem is not None:
+        raise TableError(problem)
 
 
 def _bot_name(kind: str, seat: int) -> str:
