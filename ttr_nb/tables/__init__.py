@@ -1,13 +1,20 @@
 """Shared tables: a class plays one game from many browsers (see :mod:`.store`, :mod:`.client`).
 
-Nothing here imports widgets; the app's table panels (``ttr_nb.widgets.tables``) and the
-bench (``tools/bench_tables.py``) build on it.
+Nothing here imports widgets; the app's table panel (``ttr_nb.widgets.tables``), the
+teacher's page and the bench (``tools/bench_tables.py``) build on it. The store (and with it
+SQLAlchemy) is imported on first use, so a page that never opens a table never loads it
+(the static site has no database).
 """
 
-from .codes import normal_code, show_code
-from .store import AWAY_AFTER_S, Move, Seated, SeatInfo, TableInfo, TableStore, default_url
+from __future__ import annotations
 
-__all__ = [
+from typing import Any
+
+from .codes import normal_code, show_code
+
+_LAZY = {"AWAY_AFTER_S", "Move", "SeatInfo", "Seated", "TableInfo", "TableStore", "default_url"}
+
+__all__ = [  # noqa: RUF022 - the lazy names, then the codes
     "AWAY_AFTER_S",
     "Move",
     "SeatInfo",
@@ -18,3 +25,11 @@ __all__ = [
     "normal_code",
     "show_code",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from . import store
+
+        return getattr(store, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -38,6 +38,7 @@ from .play import CardsPanel, ClaimPanel, HandPanel, OfferPanel, TurnHeader
 from .safety import CallbackGuard
 from .setup import SetupPanel
 from .storage import BrowserStore
+from .tables import TablePlay
 from .timeline import BotPanel, TimelinePanel
 from .variants import Shown, VariantUI
 
@@ -63,6 +64,8 @@ class GameApp:
         Seed of the game (same seed and moves, same game).
     auto_bots : bool
         Let bots move on their own, one move every ``BOT_DELAY_MS``.
+    store_factory : callable, optional
+        Makes the shared tables' store (default: the server's, see :mod:`ttr_nb.tables`).
     """
 
     def __init__(
@@ -72,6 +75,7 @@ class GameApp:
         seats: list[str] | None = None,
         seed: int = 1,
         auto_bots: bool = True,
+        store_factory: Callable[[], Any] | None = None,
     ) -> None:
         self.guard = CallbackGuard(show_details=False)  # visitors never see tracebacks
         self.guard.listeners.append(self._show_error)
@@ -104,6 +108,7 @@ class GameApp:
         self.files = FilesPanel(self)
         self.store = BrowserStore()
         self.store.on_stored(self.guard(self._offer_resume))
+        self.tables = TablePlay(self, store_factory)
         self._build_layout()
         self.start()
 
@@ -131,6 +136,7 @@ class GameApp:
         self.new_game_box.selected_index = None
         self.play_column = widgets.VBox(
             [
+                self.tables.table_box,
                 self.prompt.widget,
                 self.result_html,
                 self.turn.widget,
@@ -169,6 +175,7 @@ class GameApp:
                 self.connection,
                 self.status,
                 self.new_game_box,
+                self.tables.forms_box,
                 widgets.Box(
                     [
                         widgets.VBox(
@@ -180,6 +187,8 @@ class GameApp:
                 ),
                 extras,
                 self.store,
+                self.tables.keeper,
+                self.tables.timer,
             ],
             _dom_classes=["ttr-app"],
         )
@@ -204,6 +213,9 @@ class GameApp:
         return self._view_cache[1]
 
     def is_human(self, seat: int) -> bool:
+        """Whether this page plays ``seat`` (at a shared table: only its own seat)."""
+        if self.tables.active:
+            return self.tables.plays(seat)
         return seat < len(self.seat_kinds) and self.seat_kinds[seat] == "human"
 
     def human_to_move(self) -> bool:
@@ -215,6 +227,8 @@ class GameApp:
         view = self.view
         if view is None:
             return None
+        if self.tables.active:  # a table's page shows its own seat's cards, nobody else's
+            return self.tables.seat
         if self.is_human(view.current_player):
             return view.current_player
         humans = [i for i in range(len(self.seat_kinds)) if self.is_human(i)]
@@ -237,6 +251,16 @@ class GameApp:
     # ============================================================ new games
     def request_start(self) -> None:
         """*Start new game*: asks first if that would discard a game in progress."""
+        if self.tables.active:
+            self.prompt.ask(
+                "Leave this table for a game of your own? Your seat stays yours: the table "
+                "code and your seat code bring you back.",
+                [("Leave", True)],
+                lambda _yes: self.tables.leave(),
+                ok_label="Yes: leave the table",
+                cancel_label="No: stay",
+            )
+            return
         self.confirm_discard("Start a new game", self.start)
 
     def request_load_text(self, text: str, source: str = "the text box") -> None:
@@ -248,8 +272,8 @@ class GameApp:
     def confirm_discard(self, what: str, then: Callable[[], None]) -> None:
         """Run ``then`` at once, or after the learner agrees to drop the game in progress."""
         game = self.game
-        if game is None or not game.history or game.is_over:
-            then()
+        if game is None or not game.history or game.is_over or self.tables.active:
+            then()  # a table's game is in the store: leaving it loses nothing
             return
         self.prompt.ask(
             f"{what}? The game in progress ({count(len(game.history), 'move')}) will be "
@@ -313,12 +337,53 @@ class GameApp:
         self.position = len(game.history) if game else 0
         self.dropped_moves = []
         self._view_cache = None
-        self._make_bots()
         self.board.select(None)
+        if self.tables.active:  # the table moves its own bots; its game is in the store
+            self.bots = {}
+            self.refresh(message)
+            return
+        self._make_bots()
         if game is not None:
             self.store.start(game)
         self.refresh(message)
         self.schedule_bots()
+
+    # ============================================================ shared tables
+    def open_table(self, client: Any, message: str) -> None:
+        """Show a shared table (``client`` follows it); called by the table panel."""
+        self.stop_bots()
+        self.timeline.stop_replay()
+        self.prompt.close()
+        info = client.info
+        self.seat_kinds = [s.kind for s in info.seats]
+        game_map = load_map(info.map)
+        if client.game is None:  # waiting for players: the board, no game yet
+            self._open(new_game(game_map, info.names, 0), game_map, message)
+            self.game = None
+            self.position = 0
+            self.refresh(message)
+            return
+        self._open(client.game, game_map, message)
+
+    def table_moved(self, new_moves: int) -> None:
+        """The table changed (moves, seats): redraw; stay on an earlier move if one is shown."""
+        client = self.tables.client
+        if client is None:
+            return
+        if client.game is not None and self.game is not client.game:  # the game started
+            self.open_table(client, "Everyone is here: the game starts.")
+            return
+        at_latest = self.game is not None and self.position >= len(self.game.history) - new_moves
+        if self.game is not None and at_latest:
+            self.position = len(self.game.history)
+            self._view_cache = None
+        last = self.game.log[-1] if self.game is not None and self.game.log and new_moves else None
+        self.refresh(f"{last}." if last else None, with_hint=bool(last))
+
+    def leave_table(self) -> None:
+        """Back from a table to a game of one's own."""
+        self.game = None
+        self.start()
 
     def _make_bots(self) -> None:
         seed = self.game.seed if self.game else 0
@@ -343,11 +408,39 @@ class GameApp:
                 "or Latest to go back."
             )
         elif not self.is_human(view.current_player):
-            problem = NOT_YOUR_TURN + " Use Next bot move (or tick the box) to go on."
+            problem = (
+                self.tables.not_my_turn(view)
+                if self.tables.active
+                else NOT_YOUR_TURN + " Use Next bot move (or tick the box) to go on."
+            )
         if problem is not None:
             self._report(problem, where, bad=True)
             return False
+        if self.tables.active:
+            return self._apply_at_table(action, where)
         return self._apply(action, by_bot=False, where=where)
+
+    def _apply_at_table(self, action: Any, where: Note | None) -> bool:
+        """A move at a shared table: stored first, then shown (the table decides)."""
+        assert self.game is not None
+        line = self.game.describe(action)
+        try:
+            refused = self.tables.play(action)
+        except IllegalActionError as exc:
+            rule = panels.second_person(exc.rule)
+            self._report(f"Not allowed: {exc.player} cannot {exc.action}: {rule}.", where, True)
+            return False
+        self.position = len(self.game.history)
+        self._view_cache = None
+        if refused is not None:
+            self._report(refused, where, bad=True)
+            return False
+        if where is not None:
+            where.clear()
+        if isinstance(action, ClaimRoute):
+            self.board.select(None)
+        self.refresh(f"{line}.", with_hint=True)
+        return True
 
     def act_one_of(self, actions: list[Any], where: Note, fallback: Any = None) -> bool:
         """Act on one click: directly if it means one action, else ask which (variant words)."""
@@ -413,6 +506,11 @@ class GameApp:
     def continue_from_here(self) -> None:
         """Play on from the shown move: the later moves are set aside (undoable)."""
         if self.game is None or self.position >= len(self.game.history):
+            return
+        if self.tables.active:
+            self._set_status(
+                "A shared table's moves cannot be taken back: press Latest to play on.", bad=True
+            )
             return
         self.timeline.stop_replay()
         self.dropped_moves = self.game.history[self.position :]
@@ -510,7 +608,8 @@ class GameApp:
         """Start or stop the browser timer that drives automatic bot moves."""
         view = self.view
         wanted = bool(
-            self.bot_panel.auto.value
+            not self.tables.active  # a table moves its own bots
+            and self.bot_panel.auto.value
             and view is not None
             and not view.is_over
             and not self.is_human(view.current_player)
@@ -539,6 +638,9 @@ class GameApp:
         view = self.view
         if view is None:
             raise ValueError("nothing to save in explore mode")
+        why = self.tables.save_note()
+        if why is not None:  # a running table's save would show every hand
+            raise ValueError(why)
         return view.to_json(indent=1)
 
     def load_text(self, text: str, source: str = "the text box") -> bool:
@@ -562,7 +664,7 @@ class GameApp:
 
     def _offer_resume(self, text: str | None) -> None:
         """The browser had a game stored: offer to resume it (never without asking)."""
-        if not text:
+        if not text or self.tables.active:
             return
         try:
             game = Game.from_json(text, source="your browser's copy")
@@ -621,6 +723,8 @@ class GameApp:
         self.ui.render(shown)
         self.timeline.render(shown)
         self.bot_panel.render(shown)
+        self.bot_panel.widget.layout.display = "none" if self.tables.active else ""
+        self.tables.render()
         self.files.render()
         self.scores_html.value = panels.scores_html(
             view, self.seat_kinds, self.ui.player_columns(view)
@@ -681,6 +785,8 @@ class GameApp:
             return f"Showing move {self.position} of {self.total_moves}."
         name = view.state.players[view.current_player].name
         last = panels.last_round_text(view)
+        if self.tables.active and not self.is_human(view.current_player):
+            return f"{self.tables.waiting_text(view)}{last}"
         if not self.is_human(view.current_player):
             how = "bots move on their own" if self.bot_panel.auto.value else "press Next bot move"
             return f"{name} moves next ({how}).{last}"

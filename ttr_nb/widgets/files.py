@@ -87,18 +87,27 @@ class FilesPanel:
         if self.save_link.value:
             self.save_link.value = ""
 
+    def _nothing_to_save(self) -> bool:
+        """Say why there is nothing to save now (explore mode, a table's game running)."""
+        if self.app.view is None:
+            self.note.show("Nothing to save: this board is in explore mode.", bad=True)
+            return True
+        why = self.app.tables.save_note()
+        if why is not None:
+            self.note.show(why, bad=True)
+            return True
+        return False
+
     def save_to_text(self) -> None:
         view = self.app.view
-        if view is None:
-            self.note.show("Nothing to save: this board is in explore mode.", bad=True)
+        if view is None or self._nothing_to_save():
             return
         self.save_text.value = view.to_json(indent=1)
         self.note.show("Saved: the text box holds the save; copy it, or prepare a download.")
 
     def prepare_download(self) -> None:
         view = self.app.view
-        if view is None:
-            self.note.show("Nothing to save: this board is in explore mode.", bad=True)
+        if view is None or self._nothing_to_save():
             return
         data = base64.b64encode(view.to_json(indent=1).encode("utf-8")).decode("ascii")
         name = f"ttr-{view.map.id}-seed{view.seed}-move{len(view.history)}.json"

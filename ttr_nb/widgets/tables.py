@@ -17,6 +17,7 @@ import html
 import json
 import logging
 import secrets
+import sys
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -235,6 +236,13 @@ class TablePlay:
             ],
             _dom_classes=["ttr-table-forms"],
         )
+        if sys.platform == "emscripten":  # the static site: Python in the browser, no server
+            self.forms = widgets.HTML(
+                "<div class='ttr-note ttr-table-needs-server'>Tables need the server: this "
+                "page runs entirely in your browser, so other browsers cannot reach its game. "
+                "Play with others on the app served by Voilà (make app, or the Binder "
+                "link).</div>"
+            )
         self.forms_box = widgets.Accordion(children=[self.forms], _dom_classes=["ttr-tables"])
         self.forms_box.set_title(0, "Play with others: open or join a table")
         self.forms_box.selected_index = None
@@ -307,6 +315,67 @@ class TablePlay:
     def active(self) -> bool:
         """True while this page shows a shared table."""
         return self.client is not None
+
+    @property
+    def seat(self) -> int | None:
+        """The seat this page plays (None: it watches)."""
+        return self.seated.seat if self.seated is not None else None
+
+    def plays(self, seat: int) -> bool:
+        """Whether this page moves for ``seat`` now (not while a bot stands in, or while
+        another tab holds the seat)."""
+        client = self.client
+        return bool(
+            client is not None
+            and seat == self.seat
+            and not self.elsewhere
+            and client.info.status == "playing"
+            and client.info.seats[seat].played_by_bot is None
+        )
+
+    def not_my_turn(self, view: Any) -> str:
+        """Why this page cannot move now, in the player's words."""
+        if self.client is not None and self.client.info.status != "playing":
+            return (
+                "The game at this table has not started yet."
+                if (self.client.info.status == "open")
+                else "This table's game is over or was closed."
+            )
+        if self.seat is None:
+            return "You are watching this table."
+        if self.elsewhere:
+            return "Your seat is open in another tab or on another device: press Play here."
+        name = view.state.players[view.current_player].name
+        return f"It is {name}'s turn, not yours: wait for your turn."
+
+    def waiting_text(self, view: Any) -> str:
+        """The status line while another seat is to move."""
+        if self.elsewhere:
+            return (
+                "Your seat is now open in another tab or on another device; this page only "
+                "watches. Press Play here to play on this page."
+            )
+        seat = view.current_player
+        info = self.client.info if self.client else None
+        name = view.state.players[seat].name
+        if info is not None and info.seats[seat].played_by_bot:
+            return f"{name} (a bot) is moving."
+        if info is not None and info.seats[seat].away:
+            return f"Waiting for {name} (away for a few minutes)."
+        return f"Waiting for {name} to move."
+
+    def watch(self, seated: Seated) -> None:
+        """Show a table without a seat (the teacher's page)."""
+        from ..tables.client import TableClient
+
+        self.seated = seated
+        self.seat_code = None
+        self.creator_token = None
+        self.client = TableClient(self.store, seated.table_id, session=self.session)
+        self.elsewhere = False
+        self.table_box.layout.display = ""
+        self.timer.playing = True
+        self.app.open_table(self.client, f"Watching table {show_code(seated.code)}.")
 
     @staticmethod
     def _name_box(cls: str) -> widgets.Text:
@@ -605,13 +674,8 @@ class TablePlay:
                 try:
                     client.heartbeat()
                 except SeatElsewhereError:
-                    if not self.elsewhere:
-                        self.elsewhere = True
-                        self.app.refresh(
-                            "Your seat is now open in another tab or on another device; this "
-                            "page only watches. Press Play here to play on this page.",
-                            bad=True,
-                        )
+                    force = force or not self.elsewhere  # redraw: this page now watches
+                    self.elsewhere = True
             bot_moves = 0
             if not self.elsewhere:
                 bot_moves = client.move_bots(max_moves=1)
@@ -621,7 +685,8 @@ class TablePlay:
         except Exception:  # noqa: BLE001 - the database may be back at the next tick
             log.exception("table poll failed")
             return
-        if new or bot_moves or client.seen_version != before or client.info.status != status_before:
+        changed = client.seen_version != before or client.info.status != status_before
+        if new or bot_moves or changed or force:
             self.app.table_moved(len(new) + bot_moves)
 
     # ------------------------------------------------------------------ what the page shows

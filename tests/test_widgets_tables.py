@@ -1,0 +1,171 @@
+"""Shared tables in the app, without a browser: several pages (apps) at one table.
+
+Each GameApp stands for one browser page (one kernel); they share one SQLite store. The
+hidden-information checks read every widget's state as a page would receive it.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("ipycanvas")
+
+from ttr_nb import DrawBlind, KeepTickets
+from ttr_nb.tables import TableStore
+from ttr_nb.widgets import GameApp
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> TableStore:
+    return TableStore(f"sqlite:///{tmp_path / 'tables.sqlite'}")
+
+
+def page(store: TableStore) -> GameApp:
+    return GameApp(map_name="usa", players=3, seed=7, auto_bots=False, store_factory=lambda: store)
+
+
+def open_table(ann: GameApp, seats: list[str]) -> str:
+    panel = ann.tables
+    panel.seat_count.value = len(seats)
+    for picker, kind in zip(panel.seat_pickers, seats, strict=False):
+        picker.value = kind
+    panel.creator_name.value = "Ann"
+    panel.open_button.click()
+    assert panel.active, ann.status.value
+    return panel.client.info.code
+
+
+def join(page_app: GameApp, code: str, name: str, seat: int) -> None:
+    panel = page_app.tables
+    panel.join_code.value = code.lower()
+    panel.join_name.value = name
+    panel.find_button.click()
+    sit = [b for b in panel.free_seats.children if b.description == f"Sit in seat {seat + 1}"]
+    assert sit, panel.join_note.text
+    sit[0].click()
+    assert panel.active and panel.seat == seat
+
+
+def tick(*pages: GameApp) -> None:
+    for p in pages:
+        p.tables.on_tick()
+
+
+def widget_state_text(app: GameApp) -> str:
+    """Everything the page's widgets would send to its browser, as one string: the state of
+    every widget reachable from the app's root, as the page receives it."""
+    from ipywidgets.widgets.widget import _instances
+
+    seen: set[str] = set()
+    todo = [app.widget.model_id]
+    states = []
+    while todo:
+        model_id = todo.pop()
+        if model_id in seen or model_id not in _instances:
+            continue
+        seen.add(model_id)
+        state = _instances[model_id].get_state()
+        text = json.dumps(state, default=lambda _v: "", ensure_ascii=False)
+        states.append(text)
+        todo.extend(part.split('"')[0] for part in text.split("IPY_MODEL_")[1:])
+    return html.unescape("\n".join(states))
+
+
+def test_two_pages_play_one_table_and_see_each_others_moves(store):
+    ann = page(store)
+    code = open_table(ann, ["human", "human", "greedy"])
+    assert "Waiting for 1 player" in ann.tables.turn_banner.value
+    ben = page(store)
+    join(ben, code, "Ben", 1)
+    tick(ann)
+    assert ann.game is not None and ann.game is ann.tables.client.game
+    assert "Your turn!" in ann.tables.turn_banner.value
+    assert "Ann's turn" in ben.tables.turn_banner.value
+    # Ann keeps her tickets: Ben's page shows it at its next look.
+    ann.offer.keep_button.click()
+    tick(ben)
+    assert ben.game.log[-1].startswith("Ann keeps")
+    assert "Your turn!" in ben.tables.turn_banner.value
+    # Ann cannot act on Ben's turn: refused, with whose turn it is.
+    assert not ann.act(DrawBlind())
+    assert "It is Ben&#x27;s turn, not yours" in ann.status.value
+    ben.offer.keep_button.click()
+    tick(ann, ben)  # one of the pages moves the greedy bot, once
+    tick(ann, ben)
+    assert [m.player for m in ann.game.history] == [0, 1, 2]
+    assert ben.game.snapshot() == ann.game.snapshot()
+    assert ann.act(DrawBlind()) and ann.act(DrawBlind())
+    tick(ben)
+    assert len(ben.game.history) == 5 and "Your turn!" in ben.tables.turn_banner.value
+
+
+def test_a_page_shows_only_its_own_seats_cards(store):
+    ann = page(store)
+    code = open_table(ann, ["human", "human"])
+    ben = page(store)
+    join(ben, code, "Ben", 1)
+    tick(ann)
+    game = ann.game
+    ann_offer = [ann.ui.ticket_text(game, t) for t in game.state.players[0].offer]
+    ben_offer = [ann.ui.ticket_text(game, t) for t in game.state.players[1].offer]
+    ann_page = widget_state_text(ann)
+    assert all(t in ann_page for t in ann_offer) and "Ann's hand" in ann_page
+    assert not any(t in ann_page for t in ben_offer) and "Ben's hand" not in ann_page
+    ann.offer.keep_button.click()  # keeps at least her two first tickets
+    kept = [ann.ui.ticket_text(game, t) for t in game.state.players[0].tickets]
+    tick(ben)
+    ben_page = widget_state_text(ben)
+    assert all(t in ben_page for t in ben_offer) and "Ben's hand" in ben_page
+    assert not any(t in ben_page for t in kept + ann_offer) and "Ann's hand" not in ben_page
+    assert ben.viewer() == 1 and ann.viewer() == 0
+
+
+def test_a_stale_click_is_told_the_table_moved_on(store):
+    ann = page(store)
+    code = open_table(ann, ["human", "human"])
+    ann_tab2 = page(store)
+    ben = page(store)
+    join(ben, code, "Ben", 1)
+    tick(ann)
+    # Ann opens the table in a second tab, which takes the seat: the first tab only watches.
+    ann_tab2.tables._come_back_from_browser(
+        {"token": ann.tables.client.token, "seat_code": ann.tables.seat_code}
+    )
+    assert ann_tab2.tables.seat == 0
+    ann.tables._last_heartbeat = -1e9
+    tick(ann)
+    assert ann.tables.elsewhere and "another tab" in ann.status.value
+    assert not ann.act(KeepTickets(tuple(ann.game.state.players[0].offer)))
+    ann_tab2.offer.keep_button.click()
+    assert len(ann_tab2.game.history) == 1
+
+
+def test_saves_wait_for_the_end_of_a_table_game(store):
+    ann = page(store)
+    code = open_table(ann, ["human", "human"])
+    ben = page(store)
+    join(ben, code, "Ben", 1)
+    tick(ann)
+    ann.files.save_to_text()
+    assert ann.files.save_text.value == ""
+    assert "when its game is over" in ann.files.note.text
+
+
+def test_leaving_a_table_and_coming_back_by_seat_code(store):
+    ann = page(store)
+    code = open_table(ann, ["human", "human"])
+    ben = page(store)
+    join(ben, code, "Ben", 1)
+    seat_code = ben.tables.seat_code
+    phone = page(store)
+    phone.tables.back_code.value = code
+    phone.tables.back_seat_code.value = seat_code
+    phone.tables.back_button.click()
+    assert phone.tables.seat == 1 and phone.game is not None
+    ben.tables._last_heartbeat = -1e9
+    tick(ben)
+    assert ben.tables.elsewhere
