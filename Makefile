@@ -7,7 +7,7 @@ PORT ?= 8866
 SITE_PORT ?= 8000
 SITE_VENV := .venv-site
 
-.PHONY: app test setup lint unit browser-deps db-deps bench-tables notebooks record-notebooks bench bench-load strength digests play clean \
+.PHONY: app teacher test setup lint unit browser-deps db-deps bench-tables notebooks record-notebooks bench bench-load strength digests play clean \
 	site site-serve site-test site-bench npm-deps
 
 $(BIN)/ttr-nb: pyproject.toml
@@ -31,6 +31,15 @@ app: setup
 	@echo "ttr-nb app: http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
 	$(BIN)/voila notebooks/app.ipynb --no-browser --Voila.ip=$(HOST) --port=$(PORT) \
 	  $(if $(WARM),--ClassroomKernelManager.warm_kernels=$(WARM))
+
+# The teacher's page over every shared table (same store as the app), on its own port. The
+# key is a phrase the teacher chooses, kept in the environment, never in the repository.
+TEACHER_PORT ?= 8867
+teacher: setup
+	@test -n "$$TTR_TEACHER_KEY" || { echo "Choose a teacher key first: TTR_TEACHER_KEY='a phrase of yours' make teacher"; exit 2; }
+	@echo "ttr-nb teacher's page: http://$(HOST):$(TEACHER_PORT)/  (Ctrl-C stops it)"
+	$(BIN)/voila notebooks/teacher.ipynb --no-browser --Voila.ip=$(HOST) --port=$(TEACHER_PORT) \
+	  --ClassroomKernelManager.warm_kernels=1
 
 # A class arriving: VISITORS real Chromium pages within SPREAD seconds (figures, not a test).
 VISITORS ?= 30

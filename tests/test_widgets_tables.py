@@ -169,3 +169,58 @@ def test_leaving_a_table_and_coming_back_by_seat_code(store):
     ben.tables._last_heartbeat = -1e9
     tick(ben)
     assert ben.tables.elsewhere
+
+
+# ------------------------------------------------------------------ the teacher's page
+def test_the_teachers_page_needs_the_key_and_lists_every_table(store):
+    from ttr_nb.widgets.teacher import TeacherPage
+
+    ann = page(store)
+    code = open_table(ann, ["human", "human", "greedy"])
+    locked = TeacherPage(key="", store_factory=lambda: store)
+    assert locked.key_button.disabled and "no teacher key" in locked.key_note.text
+    teacher = TeacherPage(key="blue whale", store_factory=lambda: store)
+    teacher.key_box.value = "red whale"
+    assert not teacher.unlock() and teacher.tables_html.value == ""
+    teacher.key_box.value = "blue whale"
+    assert teacher.unlock()
+    listing = teacher.tables_html.value
+    assert code[:3] in listing and "Ann" in listing and "open" in listing and "free" in listing
+    ben = page(store)
+    join(ben, code, "Ben", 1)
+    teacher.refresh()
+    assert "playing" in teacher.tables_html.value and "Ann" in teacher.tables_html.value
+
+
+def test_the_teacher_watches_the_public_table_and_sees_all_at_the_end(store):
+    from ttr_nb.widgets.teacher import TeacherPage
+
+    made = store.create_table("usa", ["greedy", "greedy"], None, session="t", seed=5)
+    teacher = TeacherPage(key="k", store_factory=lambda: store)
+    teacher.key_box.value = "k"
+    teacher.unlock()
+    teacher.watch(made.table_id)
+    app = teacher.app
+    tick(app)  # the watching page moves the bots, one move a look
+    tick(app)
+    assert len(app.game.history) == 2 and app.viewer() is None
+    state = widget_state_text(app)
+    assert "'s hand" not in state  # nobody's hand while the game runs
+    from ttr_nb.tables.client import TableClient
+
+    rest = TableClient(store, made.table_id)
+    while not rest.game.is_over:
+        rest.move_bots(max_moves=500)
+    tick(app)
+    game = app.game
+    assert game.is_over and app.result_html.value
+    end = widget_state_text(app)  # once over: every player's tickets, done and missed
+    for seat in range(2):
+        for ticket in game.state.players[seat].tickets:
+            place = game.map.place_name(game.map.ticket_by_id[ticket].cities[0])
+            assert place in end
+    csv_text = teacher.export()
+    assert csv_text.splitlines()[0].startswith("table,map,status,seat,player")
+    assert len(csv_text.splitlines()) == 3 and "download=" in teacher.export_link.value
+    teacher.close(made.table_id)  # a finished table stays "over"
+    assert store.table_by_id(made.table_id).status == "over"
