@@ -205,7 +205,11 @@ def test_the_teacher_watches_the_public_table_and_sees_all_at_the_end(store):
     tick(app)
     assert len(app.game.history) == 2 and app.viewer() is None
     state = widget_state_text(app)
-    assert "'s hand" not in state  # nobody's hand while the game runs
+    assert "'s hand" not in state  # nobody's hand nor tickets while the game runs
+    running = app.game
+    for seat in range(2):
+        for ticket in running.state.players[seat].tickets + running.state.players[seat].offer:
+            assert app.ui.ticket_text(running, ticket) not in state
     from ttr_nb.tables.client import TableClient
 
     rest = TableClient(store, made.table_id)
@@ -214,11 +218,11 @@ def test_the_teacher_watches_the_public_table_and_sees_all_at_the_end(store):
     tick(app)
     game = app.game
     assert game.is_over and app.result_html.value
-    end = widget_state_text(app)  # once over: every player's tickets, done and missed
+    end = html.unescape(app.result_html.value)  # once over: everyone's tickets
     for seat in range(2):
         for ticket in game.state.players[seat].tickets:
-            place = game.map.place_name(game.map.ticket_by_id[ticket].cities[0])
-            assert place in end
+            first = game.map.place_name(game.map.ticket_by_id[ticket].cities[0])
+            assert first in end
     csv_text = teacher.export()
     assert csv_text.splitlines()[0].startswith("table,map,status,seat,player")
     assert len(csv_text.splitlines()) == 3 and "download=" in teacher.export_link.value
