@@ -1,0 +1,29 @@
+"""What the lessons' text claims, checked against the data and the algorithms.
+
+A lesson computes its claims in its own cells (nbval runs them); these tests
+hold the sentences themselves to the data, so that a number or a name in the
+text cannot drift away from what the cells compute.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import ttr_nb
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+
+
+def markdown(name: str) -> str:
+    nb = json.loads((NOTEBOOKS / name).read_text(encoding="utf-8"))
+    return "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+
+
+def test_graphs_1_counts_the_routes_across_the_world_seam():
+    said = re.search(r"(\d+) routes cross\s+that seam", markdown("graphs_1_board.ipynb"))
+    assert said, "the sentence about the seam is gone"
+    world = ttr_nb.load_map("world")
+    assert int(said.group(1)) == sum(route.wraps for route in world.routes)
