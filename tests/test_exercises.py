@@ -162,6 +162,26 @@ def longest_simple_path(routes):
     return best
 
 
+def longest_trail_merging_parallel_routes(routes):
+    """Wrong: marks a route used by its two ends, so both tracks of a double route count once."""
+    adj = {}
+    for a, b, w in routes:
+        adj.setdefault(a, []).append((b, w))
+        adj.setdefault(b, []).append((a, w))
+    best = 0
+
+    def walk(u, used, total):
+        nonlocal best
+        best = max(best, total)
+        for v, w in adj[u]:
+            if frozenset((u, v)) not in used:
+                walk(v, used | {frozenset((u, v))}, total + w)
+
+    for u in adj:
+        walk(u, frozenset(), 0)
+    return best
+
+
 def longest_trail_odd_starts_everywhere(routes):
     """Wrong: starts only at odd cities of the whole network, missing an all-even piece."""
     adj = {}
@@ -310,7 +330,11 @@ CHECKS = [
     (
         ex.check_longest_trail,
         longest_trail,
-        [longest_simple_path, longest_trail_odd_starts_everywhere],
+        [
+            longest_simple_path,
+            longest_trail_odd_starts_everywhere,
+            longest_trail_merging_parallel_routes,
+        ],
     ),
     (ex.check_steiner, steiner, [steiner_approximation]),
     (
@@ -462,6 +486,13 @@ def test_an_error_is_reported_not_raised(check, good, bad):
     result = check(crashes)
     assert result.status == "wrong"
     assert "KeyError" in result.message
+
+
+def test_longest_trail_check_counts_both_tracks_of_a_double_route():
+    assert longest_trail_merging_parallel_routes([("A", "B", 2), ("A", "B", 3)]) == 3
+    result = ex.check_longest_trail(longest_trail_merging_parallel_routes)
+    assert "parallel routes A–B" in result.message and "expected 5, got 3" in result.message
+    assert "separate routes" in result.message
 
 
 def test_not_a_function():
