@@ -27,3 +27,9 @@ def test_graphs_1_counts_the_routes_across_the_world_seam():
     assert said, "the sentence about the seam is gone"
     world = ttr_nb.load_map("world")
     assert int(said.group(1)) == sum(route.wraps for route in world.routes)
+
+
+def test_graphs_4_does_not_take_one_timeout_for_evidence_of_np_hardness():
+    text = " ".join(markdown("graphs_4_longest_trail.ipynb").split())
+    assert "NP-hard looks like" not in text
+    assert "A timeout is no evidence of NP-hardness" in text
