@@ -409,6 +409,11 @@ def count_ways_greedily(graph, a, b):
     return ways
 
 
+def count_ways_by_degree(graph, a, b):
+    """Wrong: the routes at the quieter end, which is only an upper bound (no flow at all)."""
+    return min(graph.degree(a), graph.degree(b)) if nx.has_path(graph, a, b) else 0
+
+
 def is_cut_if_it_touches_a(graph, a, b, routes):
     """Wrong: any claimed route at a counts as a cut."""
     return any(a in route for route in routes)
@@ -443,7 +448,7 @@ CHECKS += [
     (ex.check_prim, solutions.prim, [prim_over_every_piece, prim_nearest_neighbour]),
     (ex.check_odd_cities, solutions.odd_cities, [odd_cities_of_degree_one]),
     (ex.check_euler_circuit, solutions.euler_circuit, [euler_walk_without_splicing]),
-    (ex.check_count_ways, solutions.count_ways, [count_ways_greedily]),
+    (ex.check_count_ways, solutions.count_ways, [count_ways_greedily, count_ways_by_degree]),
     (ex.check_is_cut, solutions.is_cut, [is_cut_if_it_touches_a]),
     (ex.check_path_counts, solutions.count_paths, [count_paths_ignoring_lengths]),
     (ex.check_ticket_share, solutions.ticket_share, [share_all_or_nothing]),
@@ -493,6 +498,11 @@ def test_longest_trail_check_counts_both_tracks_of_a_double_route():
     result = ex.check_longest_trail(longest_trail_merging_parallel_routes)
     assert "parallel routes A–B" in result.message and "expected 5, got 3" in result.message
     assert "separate routes" in result.message
+
+
+def test_count_ways_check_needs_a_flow_not_the_degrees_at_the_ends():
+    result = ex.check_count_ways(count_ways_by_degree)
+    assert "expected 1, got 3" in result.message and "squeeze through" in result.message
 
 
 def test_not_a_function():
