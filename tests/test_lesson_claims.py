@@ -14,6 +14,8 @@ from pathlib import Path
 import networkx as nx
 
 import ttr_nb
+from ttr_nb.algorithms import kruskal_steps
+from ttr_nb.teaching.algorithm_frames import route_tuples
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -47,3 +49,32 @@ def test_graphs_9_every_usa_ticket_has_a_smallest_cut_at_one_end():
     for ticket in usa.tickets:
         a, b = ticket.cities
         assert nx.edge_connectivity(simple, a, b) == min(simple.degree(a), simple.degree(b))
+
+
+def test_graphs_7_names_the_double_routes_where_kruskal_skips_both_tracks():
+    text = " ".join(markdown("graphs_7_spanning_trees.ipynb").split())
+    assert "its ends were joined by the first track a moment earlier" not in text
+    usa = ttr_nb.load_map("usa")
+    steps = list(kruskal_steps(route_tuples(usa)))
+    verdict = {step.route[3]: step.accepted for step in steps}
+    both = set()
+    for group in usa.groups.values():
+        if len(group) > 1 and all(rid in verdict for rid in group):
+            assert sum(verdict[rid] for rid in group) <= 1  # never both tracks
+            if not any(verdict[rid] for rid in group):
+                route = usa.route_by_id[group[0]]
+                both.add(f"{usa.place_name(route.a)} – {usa.place_name(route.b)}")
+    assert both == {
+        "Atlanta – New Orleans",
+        "Chicago – Pittsburgh",
+        "Denver – Kansas City",
+        "Raleigh – Washington",
+    }
+    shown = json.loads((NOTEBOOKS / "expected" / "graphs_7_spanning_trees.json").read_text())
+    printed = "".join(o.get("text", "") for o in shown["cells"]["cell-08b"])
+    assert "both tracks skipped in 4" in printed and all(name in printed for name in both)
+
+
+def test_graphs_7_states_the_cut_rule_for_a_split_no_chosen_route_crosses():
+    text = " ".join(markdown("graphs_7_spanning_trees.ipynb").split())
+    assert "none of the routes chosen so far crosses between the groups" in text
