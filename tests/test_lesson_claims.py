@@ -14,7 +14,7 @@ from pathlib import Path
 import networkx as nx
 
 import ttr_nb
-from ttr_nb.algorithms import kruskal_steps
+from ttr_nb.algorithms import has_euler_trail, kruskal_steps, odd_places
 from ttr_nb.teaching.algorithm_frames import route_tuples
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,3 +78,10 @@ def test_graphs_7_names_the_double_routes_where_kruskal_skips_both_tracks():
 def test_graphs_7_states_the_cut_rule_for_a_split_no_chosen_route_crosses():
     text = " ".join(markdown("graphs_7_spanning_trees.ipynb").split())
     assert "none of the routes chosen so far crosses between the groups" in text
+
+
+def test_graphs_8_says_where_the_euler_proof_uses_one_piece():
+    text = " ".join(markdown("graphs_8_euler_trails.ipynb").split())
+    assert "Here, and only here, the proof needs the routes to be in one piece" in text
+    two_triangles = [("A", "B"), ("B", "C"), ("C", "A"), ("D", "E"), ("E", "F"), ("F", "D")]
+    assert odd_places(two_triangles) == [] and not has_euler_trail(two_triangles)
