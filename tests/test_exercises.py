@@ -624,6 +624,33 @@ def test_search_steps_errors():
         last.path_to("omaha")
 
 
+def test_trace_notes_say_what_each_search_does_to_its_frontier():
+    from ttr_nb.teaching.search_animation import search_steps
+
+    usa = load_map("usa")
+    assert all("improved" not in s.note for s in search_steps(usa, "denver", method="bfs"))
+    assert "; new: Helena," in search_steps(usa, "denver", method="bfs")[1].note
+    # The DFS of lesson 2: Omaha waits 3 routes deep, then Chicago pushes it again, 6 deep.
+    pairs = [
+        ("los-angeles", "phoenix"),
+        ("phoenix", "denver"),
+        ("denver", "omaha"),
+        ("omaha", "chicago"),
+        ("chicago", "pittsburgh"),
+        ("pittsburgh", "new-york"),
+        ("denver", "kansas-city"),
+        ("kansas-city", "saint-louis"),
+        ("saint-louis", "chicago"),
+    ]
+    mine = [next(r.id for r in usa.routes if {r.a, r.b} == set(pair)) for pair in pairs]
+    steps = search_steps(usa, "los-angeles", "new-york", method="dfs", routes=mine)
+    chicago = next(s for s in steps if s.current == "chicago")
+    assert "improved" not in chicago.note
+    assert chicago.note.endswith("; pushed: Omaha (again, now 6 routes deep), Pittsburgh")
+    denver = next(s for s in steps if s.current == "denver")
+    assert denver.note.endswith("; pushed: Kansas City, Omaha")
+
+
 def test_trace_text():
     from ttr_nb.teaching.search_animation import search_steps, trace_text
 

@@ -85,3 +85,9 @@ def test_graphs_8_says_where_the_euler_proof_uses_one_piece():
     assert "Here, and only here, the proof needs the routes to be in one piece" in text
     two_triangles = [("A", "B"), ("B", "C"), ("C", "A"), ("D", "E"), ("E", "F"), ("F", "D")]
     assert odd_places(two_triangles) == [] and not has_euler_trail(two_triangles)
+
+
+def test_graphs_2_gives_the_cost_of_the_bfs_it_shows_and_explains_omaha_pushed_again():
+    text = " ".join(markdown("graphs_2_connectivity.ipynb").split())
+    assert "sorts each place's neighbours" in text and "O(P + R log D)" in text
+    assert "Chicago pushes it *again*, now 6 routes deep" in text
