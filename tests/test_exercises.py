@@ -427,7 +427,7 @@ def count_paths_ignoring_lengths(graph, source):
 
 def share_all_or_nothing(graph, a, b, place):
     """Wrong: 1 if the place is on some shortest path, whatever the share."""
-    return float(solutions.ticket_share(graph, a, b, place) > 0)
+    return float(solutions.share(graph, a, b, place) > 0)
 
 
 def wilson_as_normal(successes, trials):
@@ -451,7 +451,7 @@ CHECKS += [
     (ex.check_count_ways, solutions.count_ways, [count_ways_greedily, count_ways_by_degree]),
     (ex.check_is_cut, solutions.is_cut, [is_cut_if_it_touches_a]),
     (ex.check_path_counts, solutions.count_paths, [count_paths_ignoring_lengths]),
-    (ex.check_ticket_share, solutions.ticket_share, [share_all_or_nothing]),
+    (ex.check_ticket_share, solutions.share, [share_all_or_nothing]),
     (ex.check_wilson, solutions.wilson, [wilson_as_normal]),
     (ex.check_completion_rates, solutions.completion_rates, [rates_overall]),
 ]

@@ -5,9 +5,12 @@
 
 from __future__ import annotations
 
+import ast
+import builtins
 import inspect
 import json
 import re
+import symtable
 from pathlib import Path
 
 import pytest
@@ -136,11 +139,83 @@ def test_solutions_are_folded_and_match_the_checked_functions():
 
 def test_every_solution_is_shown_and_run_by_its_lesson():
     code = "\n".join(c for name in LESSONS for c in sources(notebook(name), "code"))
-    functions = [n for n in solutions.__all__ if n != "markdown"]
+    pasted = " ".join(re.findall(r"solutions\.paste\(globals\(\), ([^)]*)\)", code))
+    functions = [n for n in solutions.__all__ if n not in ("markdown", "paste", "shown_code")]
     shown = {re.search(r"^def (\w+)\(", c, re.M).group(1) for _, c in _solution_blocks()}
     assert set(functions) <= shown
     for function in functions:
-        assert f"solutions.{function}" in code, function
+        assert f'"{function}"' in pasted, function
+
+
+def _bound_names(code: str) -> set[str]:
+    """Names a notebook cell binds at its top level (imports, assignments, defs, loops)."""
+
+    class Binder(ast.NodeVisitor):
+        def __init__(self) -> None:
+            self.names: set[str] = set()
+
+        def visit_Import(self, node: ast.Import | ast.ImportFrom) -> None:
+            self.names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+
+        visit_ImportFrom = visit_Import
+
+        def visit_FunctionDef(self, node: ast.FunctionDef | ast.ClassDef) -> None:
+            self.names.add(node.name)  # its body binds names of its own scope only
+
+        visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+
+        def visit_Lambda(self, node: ast.AST) -> None:
+            pass
+
+        visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_Lambda
+
+        def visit_Name(self, node: ast.Name) -> None:
+            if isinstance(node.ctx, ast.Store):
+                self.names.add(node.id)
+
+    binder = Binder()
+    binder.visit(ast.parse(code))
+    return binder.names
+
+
+def _needed_names(code: str) -> set[str]:
+    """Global names a piece of code reads without defining them itself."""
+    table = symtable.symtable(code, "<solution>", "exec")
+    needed = {
+        s.get_name()
+        for s in table.get_symbols()
+        if s.is_referenced() and not (s.is_assigned() or s.is_imported())
+    }
+
+    def walk(scope: symtable.SymbolTable) -> None:
+        needed.update(s.get_name() for s in scope.get_symbols() if s.is_global())
+        for child in scope.get_children():
+            walk(child)
+
+    for child in table.get_children():
+        walk(child)
+    defined = {s.get_name() for s in table.get_symbols() if s.is_assigned() or s.is_imported()}
+    return needed - defined - set(dir(builtins))
+
+
+@pytest.mark.parametrize("name", GRAPH_LESSONS)
+def test_pasted_solutions_find_every_name_in_their_lesson(name):
+    # A learner pastes a folded solution over the exercise's stub and runs the check: every
+    # name the solution reads must be imported or defined by the lesson before that stub.
+    cells = ["".join(c["source"]) for c in notebook(name)["cells"] if c["cell_type"] == "code"]
+    blocks = [code for lesson, code in _solution_blocks() if lesson == name]
+    assert blocks, f"{name} shows no solution"
+    for code in blocks:
+        function = re.findall(r"^def (\w+)\(", code, re.M)[-1]
+        stubs = [
+            i
+            for i, cell in enumerate(cells)
+            if re.search(rf"^def {function}\(", cell, re.M) and "NotImplemented" in cell
+        ]
+        assert stubs, f"{name}: the solution {function}() has no exercise stub of that name"
+        bound = set().union(*(_bound_names(cell) for cell in cells[: stubs[0]]))
+        missing = _needed_names(code) - bound
+        assert not missing, f"{name}: pasted, {function}() needs {sorted(missing)}"
 
 
 def test_lesson_helpers_copied_into_solutions_match_the_lesson():
