@@ -91,3 +91,16 @@ def test_graphs_2_gives_the_cost_of_the_bfs_it_shows_and_explains_omaha_pushed_a
     text = " ".join(markdown("graphs_2_connectivity.ipynb").split())
     assert "sorts each place's neighbours" in text and "O(P + R log D)" in text
     assert "Chicago pushes it *again*, now 6 routes deep" in text
+
+
+def test_graphs_11_lists_each_candidate_move_of_the_search_once(capsys):
+    # Both tracks of Kansas City–Omaha are candidates here: the list must tell them apart.
+    nb = json.loads((NOTEBOOKS / "graphs_11_simulation_lab.ipynb").read_text(encoding="utf-8"))
+    cells = {c["id"]: "".join(c["source"]) for c in nb["cells"]}
+    namespace: dict = {}
+    for cell in ("cell-01", "cell-38"):  # the imports, then the search and its list
+        exec(cells[cell], namespace)
+    moves = re.findall(r" games  average [\d.]+  (.*)", capsys.readouterr().out)
+    assert len(moves) == len(namespace["ranked"]) > 2
+    assert len(set(moves)) == len(moves), moves
+    assert sum("Kansas City–Omaha" in move for move in moves) == 2

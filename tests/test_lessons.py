@@ -253,3 +253,13 @@ def test_rules_parts_each_fit_in_half_an_hour():
     assert len(RULES_PARTS) >= 3
     for name in RULES_PARTS:
         assert curriculum.estimate_minutes(NOTEBOOKS / name) <= 30, name
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_sections_are_numbered_once_each_in_order(name):
+    numbers = [
+        int(m.group(1))
+        for text in sources(notebook(name), "markdown")
+        for m in re.finditer(r"^## (\d+)\. ", text, re.M)
+    ]
+    assert numbers == sorted(set(numbers)), f"{name}: sections numbered {numbers}"
