@@ -12,9 +12,11 @@ import re
 from pathlib import Path
 
 import networkx as nx
+import pytest
 
 import ttr_nb
 from ttr_nb.algorithms import has_euler_trail, kruskal_steps, odd_places
+from ttr_nb.teaching import quiz
 from ttr_nb.teaching.algorithm_frames import route_tuples
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,3 +106,42 @@ def test_graphs_11_lists_each_candidate_move_of_the_search_once(capsys):
     assert len(moves) == len(namespace["ranked"]) > 2
     assert len(set(moves)) == len(moves), moves
     assert sum("Kansas City–Omaha" in move for move in moves) == 2
+
+
+# Where a rulebook is silent or ambiguous, the engine reads it one way; a lesson says so, the way
+# the USA lesson's "House rules: where the rulebook is silent" does, and never as the rule.
+ENGINE_READINGS = [
+    ("rules_world_2_routes_and_harbors.ipynb", "more cards than a route needs"),
+    ("rules_maerklin_1_cards_and_passengers.ipynb", "a Locomotive +4 does not count towards"),
+    ("rules_maerklin_2_journeys_and_scoring.ipynb", "count the tokens or add up their values"),
+    ("rules_maerklin_2_journeys_and_scoring.ipynb", "one token per city per journey"),
+    ("rules_maerklin_2_journeys_and_scoring.ipynb", "the tied players share the victory"),
+    ("rules_maerklin_2_journeys_and_scoring.ipynb", "nobody gets the 10"),
+    ("rules_world_3_tours_and_quiz.ipynb", "reads it as a **trail**"),
+    ("rules_germany_1_setup_and_passengers.ipynb", "places the passengers by a printed diagram"),
+    ("rules_germany_2_routes_tickets_scoring.ipynb", "a mix that the decks cannot supply"),
+    ("rules_germany_2_routes_tickets_scoring.ipynb", "if nobody completed a ticket, nobody gets"),
+]
+FLAGS = re.compile(
+    r"\*\*(House rule \(the rulebook is (silent|ambiguous)\)|Not in the rulebook's words \(read)"
+)
+
+
+@pytest.mark.parametrize(("name", "reading"), ENGINE_READINGS)
+def test_engine_readings_are_flagged_as_house_rules(name, reading):
+    text = " ".join(markdown(name).split())
+    where = text.find(reading)
+    assert where >= 0, f"{name}: {reading!r} is not explained"
+    flags = [m.start() for m in FLAGS.finditer(text) if m.start() <= where]
+    assert flags and where - flags[-1] < 400, f"{name}: {reading!r} is not flagged"
+
+
+def test_quiz_answers_that_rest_on_a_house_rule_say_so():
+    for quiz_name, topic in [("world", "no trail visits"), ("maerklin", "and back to Berlin")]:
+        question = next(q for q in quiz.get(quiz_name).questions if topic in q.prompt)
+        assert "house rule" in question.explanation, topic
+    tie = next(q for q in quiz.MAERKLIN.questions if "tokens are worth" in q.prompt)
+    assert "house rule" in tie.explanation
+    # The Double-Ship question no longer needs the house rule to have one right answer.
+    ships = next(q for q in quiz.WORLD.questions if "ship route of 5 spaces" in q.prompt)
+    assert not any("Single-Ship" in text for _, text in ships.choices)
