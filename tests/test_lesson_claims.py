@@ -90,7 +90,7 @@ def test_graphs_8_says_where_the_euler_proof_uses_one_piece():
 
 
 def test_graphs_2_gives_the_cost_of_the_bfs_it_shows_and_explains_omaha_pushed_again():
-    text = " ".join(markdown("graphs_2_connectivity.ipynb").split())
+    text = " ".join(markdown("graphs_2_connectivity_1_bfs_and_dfs.ipynb").split())
     assert "sorts each place's neighbours" in text and "O(P + R log D)" in text
     assert "Chicago pushes it *again*, now 6 routes deep" in text
 

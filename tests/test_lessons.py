@@ -24,8 +24,8 @@ RULES_PARTS = sorted(p.name for p in NOTEBOOKS.glob("rules_usa_*.ipynb"))
 VARIANT_RULES = sorted(
     p.name for p in NOTEBOOKS.glob("rules_*.ipynb") if not p.name.startswith("rules_usa_")
 )
-GRAPH_LESSONS = sorted(
-    (p.name for p in NOTEBOOKS.glob("graphs_*.ipynb")), key=lambda n: int(n.split("_")[1])
+GRAPH_LESSONS = sorted(  # by number, the parts of a lesson (graphs_2_..._1_, _2_) in name order
+    (p.name for p in NOTEBOOKS.glob("graphs_*.ipynb")), key=lambda n: (int(n.split("_")[1]), n)
 )
 LESSONS = [p.name for p in sorted(NOTEBOOKS.glob("*.ipynb")) if p.name != "app.ipynb"]
 
@@ -219,7 +219,7 @@ def test_pasted_solutions_find_every_name_in_their_lesson(name):
 
 
 def test_lesson_helpers_copied_into_solutions_match_the_lesson():
-    code = "\n".join(sources(notebook("graphs_3_planning.ipynb"), "code"))
+    code = "\n".join(sources(notebook("graphs_3_planning_2_astar.ipynb"), "code"))
     for helper in (solutions.great_circle_km, solutions.km_per_space):
         assert inspect.getsource(helper).strip() in code
 
@@ -245,6 +245,26 @@ def test_index_lists_every_lesson_in_order_and_the_teachers_page_agrees():
         if minutes.search(expected):
             a, b = (int(minutes.search(x).group(1)) for x in (got, expected))
             assert abs(a - b) <= 10, (got, expected)
+
+
+def test_graph_lessons_each_fit_one_class():
+    from ttr_nb.teaching import curriculum
+
+    for name in GRAPH_LESSONS:
+        assert curriculum.estimate_minutes(NOTEBOOKS / name) <= 70, name
+
+
+GRAPH_PARTS = [n for n in GRAPH_LESSONS if re.match(r"graphs_\d+_[a-z]+_\d_", n)]
+
+
+@pytest.mark.parametrize("name", GRAPH_PARTS)
+def test_each_part_of_a_graph_lesson_links_to_the_others(name):
+    lesson = name.split("_")[1]
+    parts = [n for n in GRAPH_PARTS if n.split("_")[1] == lesson]
+    text = "\n".join(sources(notebook(name), "markdown"))
+    assert f"Lesson {lesson}, part {parts.index(name) + 1} of {len(parts)}" in text
+    for other in parts:
+        assert other == name or f"]({other})" in text, other
 
 
 def test_rules_parts_each_fit_in_half_an_hour():
