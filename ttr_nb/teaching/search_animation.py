@@ -198,12 +198,12 @@ def search_steps(
     Notes
     -----
     BFS and DFS take O(P + R) time for P places and R routes once each
-    place's neighbours are sorted (done once, O(R log R), for steps that are
-    the same on every run), Dijkstra and A* O((P + R) log P) with a binary heap (A* with re-opening can take a place
-    more than once: exponentially often in contrived graphs, never with a
-    consistent heuristic).  Recording the steps copies the search state at
-    every step, which adds O(P) per step: fine on a board, wasteful on large
-    graphs.
+    place's neighbours are sorted (done once, O(R log R), so that the steps
+    are the same on every run); Dijkstra and A* take O((P + R) log P) with a
+    binary heap (A* with re-opening can take a place more than once:
+    exponentially often in contrived graphs, never with a consistent
+    heuristic).  Recording the steps copies the search state at every step,
+    which adds O(P) per step: fine on a board, wasteful on large graphs.
 
     Examples
     --------
