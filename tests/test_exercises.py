@@ -162,6 +162,26 @@ def longest_simple_path(routes):
     return best
 
 
+def longest_trail_merging_parallel_routes(routes):
+    """Wrong: marks a route used by its two ends, so both tracks of a double route count once."""
+    adj = {}
+    for a, b, w in routes:
+        adj.setdefault(a, []).append((b, w))
+        adj.setdefault(b, []).append((a, w))
+    best = 0
+
+    def walk(u, used, total):
+        nonlocal best
+        best = max(best, total)
+        for v, w in adj[u]:
+            if frozenset((u, v)) not in used:
+                walk(v, used | {frozenset((u, v))}, total + w)
+
+    for u in adj:
+        walk(u, frozenset(), 0)
+    return best
+
+
 def longest_trail_odd_starts_everywhere(routes):
     """Wrong: starts only at odd cities of the whole network, missing an all-even piece."""
     adj = {}
@@ -310,7 +330,11 @@ CHECKS = [
     (
         ex.check_longest_trail,
         longest_trail,
-        [longest_simple_path, longest_trail_odd_starts_everywhere],
+        [
+            longest_simple_path,
+            longest_trail_odd_starts_everywhere,
+            longest_trail_merging_parallel_routes,
+        ],
     ),
     (ex.check_steiner, steiner, [steiner_approximation]),
     (
@@ -385,6 +409,11 @@ def count_ways_greedily(graph, a, b):
     return ways
 
 
+def count_ways_by_degree(graph, a, b):
+    """Wrong: the routes at the quieter end, which is only an upper bound (no flow at all)."""
+    return min(graph.degree(a), graph.degree(b)) if nx.has_path(graph, a, b) else 0
+
+
 def is_cut_if_it_touches_a(graph, a, b, routes):
     """Wrong: any claimed route at a counts as a cut."""
     return any(a in route for route in routes)
@@ -398,7 +427,7 @@ def count_paths_ignoring_lengths(graph, source):
 
 def share_all_or_nothing(graph, a, b, place):
     """Wrong: 1 if the place is on some shortest path, whatever the share."""
-    return float(solutions.ticket_share(graph, a, b, place) > 0)
+    return float(solutions.share(graph, a, b, place) > 0)
 
 
 def wilson_as_normal(successes, trials):
@@ -419,10 +448,10 @@ CHECKS += [
     (ex.check_prim, solutions.prim, [prim_over_every_piece, prim_nearest_neighbour]),
     (ex.check_odd_cities, solutions.odd_cities, [odd_cities_of_degree_one]),
     (ex.check_euler_circuit, solutions.euler_circuit, [euler_walk_without_splicing]),
-    (ex.check_count_ways, solutions.count_ways, [count_ways_greedily]),
+    (ex.check_count_ways, solutions.count_ways, [count_ways_greedily, count_ways_by_degree]),
     (ex.check_is_cut, solutions.is_cut, [is_cut_if_it_touches_a]),
     (ex.check_path_counts, solutions.count_paths, [count_paths_ignoring_lengths]),
-    (ex.check_ticket_share, solutions.ticket_share, [share_all_or_nothing]),
+    (ex.check_ticket_share, solutions.share, [share_all_or_nothing]),
     (ex.check_wilson, solutions.wilson, [wilson_as_normal]),
     (ex.check_completion_rates, solutions.completion_rates, [rates_overall]),
 ]
@@ -462,6 +491,18 @@ def test_an_error_is_reported_not_raised(check, good, bad):
     result = check(crashes)
     assert result.status == "wrong"
     assert "KeyError" in result.message
+
+
+def test_longest_trail_check_counts_both_tracks_of_a_double_route():
+    assert longest_trail_merging_parallel_routes([("A", "B", 2), ("A", "B", 3)]) == 3
+    result = ex.check_longest_trail(longest_trail_merging_parallel_routes)
+    assert "parallel routes A–B" in result.message and "expected 5, got 3" in result.message
+    assert "separate routes" in result.message
+
+
+def test_count_ways_check_needs_a_flow_not_the_degrees_at_the_ends():
+    result = ex.check_count_ways(count_ways_by_degree)
+    assert "expected 1, got 3" in result.message and "squeeze through" in result.message
 
 
 def test_not_a_function():
@@ -581,6 +622,33 @@ def test_search_steps_errors():
     assert last.done == ("denver",)
     with pytest.raises(ValueError, match="not reached"):
         last.path_to("omaha")
+
+
+def test_trace_notes_say_what_each_search_does_to_its_frontier():
+    from ttr_nb.teaching.search_animation import search_steps
+
+    usa = load_map("usa")
+    assert all("improved" not in s.note for s in search_steps(usa, "denver", method="bfs"))
+    assert "; new: Helena," in search_steps(usa, "denver", method="bfs")[1].note
+    # The DFS of lesson 2: Omaha waits 3 routes deep, then Chicago pushes it again, 6 deep.
+    pairs = [
+        ("los-angeles", "phoenix"),
+        ("phoenix", "denver"),
+        ("denver", "omaha"),
+        ("omaha", "chicago"),
+        ("chicago", "pittsburgh"),
+        ("pittsburgh", "new-york"),
+        ("denver", "kansas-city"),
+        ("kansas-city", "saint-louis"),
+        ("saint-louis", "chicago"),
+    ]
+    mine = [next(r.id for r in usa.routes if {r.a, r.b} == set(pair)) for pair in pairs]
+    steps = search_steps(usa, "los-angeles", "new-york", method="dfs", routes=mine)
+    chicago = next(s for s in steps if s.current == "chicago")
+    assert "improved" not in chicago.note
+    assert chicago.note.endswith("; pushed: Omaha (again, now 6 routes deep), Pittsburgh")
+    denver = next(s for s in steps if s.current == "denver")
+    assert denver.note.endswith("; pushed: Kansas City, Omaha")
 
 
 def test_trace_text():

@@ -5,9 +5,12 @@
 
 from __future__ import annotations
 
+import ast
+import builtins
 import inspect
 import json
 import re
+import symtable
 from pathlib import Path
 
 import pytest
@@ -21,8 +24,8 @@ RULES_PARTS = sorted(p.name for p in NOTEBOOKS.glob("rules_usa_*.ipynb"))
 VARIANT_RULES = sorted(
     p.name for p in NOTEBOOKS.glob("rules_*.ipynb") if not p.name.startswith("rules_usa_")
 )
-GRAPH_LESSONS = sorted(
-    (p.name for p in NOTEBOOKS.glob("graphs_*.ipynb")), key=lambda n: int(n.split("_")[1])
+GRAPH_LESSONS = sorted(  # by number, the parts of a lesson (graphs_2_..._1_, _2_) in name order
+    (p.name for p in NOTEBOOKS.glob("graphs_*.ipynb")), key=lambda n: (int(n.split("_")[1]), n)
 )
 LESSONS = [p.name for p in sorted(NOTEBOOKS.glob("*.ipynb")) if p.name != "app.ipynb"]
 
@@ -136,15 +139,87 @@ def test_solutions_are_folded_and_match_the_checked_functions():
 
 def test_every_solution_is_shown_and_run_by_its_lesson():
     code = "\n".join(c for name in LESSONS for c in sources(notebook(name), "code"))
-    functions = [n for n in solutions.__all__ if n != "markdown"]
+    pasted = " ".join(re.findall(r"solutions\.paste\(globals\(\), ([^)]*)\)", code))
+    functions = [n for n in solutions.__all__ if n not in ("markdown", "paste", "shown_code")]
     shown = {re.search(r"^def (\w+)\(", c, re.M).group(1) for _, c in _solution_blocks()}
     assert set(functions) <= shown
     for function in functions:
-        assert f"solutions.{function}" in code, function
+        assert f'"{function}"' in pasted, function
+
+
+def _bound_names(code: str) -> set[str]:
+    """Names a notebook cell binds at its top level (imports, assignments, defs, loops)."""
+
+    class Binder(ast.NodeVisitor):
+        def __init__(self) -> None:
+            self.names: set[str] = set()
+
+        def visit_Import(self, node: ast.Import | ast.ImportFrom) -> None:
+            self.names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+
+        visit_ImportFrom = visit_Import
+
+        def visit_FunctionDef(self, node: ast.FunctionDef | ast.ClassDef) -> None:
+            self.names.add(node.name)  # its body binds names of its own scope only
+
+        visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+
+        def visit_Lambda(self, node: ast.AST) -> None:
+            pass
+
+        visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_Lambda
+
+        def visit_Name(self, node: ast.Name) -> None:
+            if isinstance(node.ctx, ast.Store):
+                self.names.add(node.id)
+
+    binder = Binder()
+    binder.visit(ast.parse(code))
+    return binder.names
+
+
+def _needed_names(code: str) -> set[str]:
+    """Global names a piece of code reads without defining them itself."""
+    table = symtable.symtable(code, "<solution>", "exec")
+    needed = {
+        s.get_name()
+        for s in table.get_symbols()
+        if s.is_referenced() and not (s.is_assigned() or s.is_imported())
+    }
+
+    def walk(scope: symtable.SymbolTable) -> None:
+        needed.update(s.get_name() for s in scope.get_symbols() if s.is_global())
+        for child in scope.get_children():
+            walk(child)
+
+    for child in table.get_children():
+        walk(child)
+    defined = {s.get_name() for s in table.get_symbols() if s.is_assigned() or s.is_imported()}
+    return needed - defined - set(dir(builtins))
+
+
+@pytest.mark.parametrize("name", GRAPH_LESSONS)
+def test_pasted_solutions_find_every_name_in_their_lesson(name):
+    # A learner pastes a folded solution over the exercise's stub and runs the check: every
+    # name the solution reads must be imported or defined by the lesson before that stub.
+    cells = ["".join(c["source"]) for c in notebook(name)["cells"] if c["cell_type"] == "code"]
+    blocks = [code for lesson, code in _solution_blocks() if lesson == name]
+    assert blocks, f"{name} shows no solution"
+    for code in blocks:
+        function = re.findall(r"^def (\w+)\(", code, re.M)[-1]
+        stubs = [
+            i
+            for i, cell in enumerate(cells)
+            if re.search(rf"^def {function}\(", cell, re.M) and "NotImplemented" in cell
+        ]
+        assert stubs, f"{name}: the solution {function}() has no exercise stub of that name"
+        bound = set().union(*(_bound_names(cell) for cell in cells[: stubs[0]]))
+        missing = _needed_names(code) - bound
+        assert not missing, f"{name}: pasted, {function}() needs {sorted(missing)}"
 
 
 def test_lesson_helpers_copied_into_solutions_match_the_lesson():
-    code = "\n".join(sources(notebook("graphs_3_planning.ipynb"), "code"))
+    code = "\n".join(sources(notebook("graphs_3_planning_2_astar.ipynb"), "code"))
     for helper in (solutions.great_circle_km, solutions.km_per_space):
         assert inspect.getsource(helper).strip() in code
 
@@ -172,9 +247,39 @@ def test_index_lists_every_lesson_in_order_and_the_teachers_page_agrees():
             assert abs(a - b) <= 10, (got, expected)
 
 
+def test_graph_lessons_each_fit_one_class():
+    from ttr_nb.teaching import curriculum
+
+    for name in GRAPH_LESSONS:
+        assert curriculum.estimate_minutes(NOTEBOOKS / name) <= 70, name
+
+
+GRAPH_PARTS = [n for n in GRAPH_LESSONS if re.match(r"graphs_\d+_[a-z]+_\d_", n)]
+
+
+@pytest.mark.parametrize("name", GRAPH_PARTS)
+def test_each_part_of_a_graph_lesson_links_to_the_others(name):
+    lesson = name.split("_")[1]
+    parts = [n for n in GRAPH_PARTS if n.split("_")[1] == lesson]
+    text = "\n".join(sources(notebook(name), "markdown"))
+    assert f"Lesson {lesson}, part {parts.index(name) + 1} of {len(parts)}" in text
+    for other in parts:
+        assert other == name or f"]({other})" in text, other
+
+
 def test_rules_parts_each_fit_in_half_an_hour():
     from ttr_nb.teaching import curriculum
 
     assert len(RULES_PARTS) >= 3
     for name in RULES_PARTS:
         assert curriculum.estimate_minutes(NOTEBOOKS / name) <= 30, name
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_sections_are_numbered_once_each_in_order(name):
+    numbers = [
+        int(m.group(1))
+        for text in sources(notebook(name), "markdown")
+        for m in re.finditer(r"^## (\d+)\. ", text, re.M)
+    ]
+    assert numbers == sorted(set(numbers)), f"{name}: sections numbered {numbers}"

@@ -64,6 +64,8 @@ class Lesson:
 
 
 RULES = "rules_usa_1_setup_and_cards.ipynb"
+G21 = "graphs_2_connectivity_1_bfs_and_dfs.ipynb"  # lessons 2 and 3 come in two parts each
+G31 = "graphs_3_planning_1_dijkstra.ipynb"
 LESSONS: tuple[Lesson, ...] = (
     Lesson(
         RULES,
@@ -122,24 +124,44 @@ LESSONS: tuple[Lesson, ...] = (
         "Exercise 1 in class.",
     ),
     Lesson(
-        "graphs_2_connectivity.ipynb",
-        "2 · Is my ticket complete?",
-        ("write BFS and DFS", "decide tickets with dead ends", "use union–find"),
+        G21,
+        "2.1 · Is my ticket complete? BFS and DFS",
+        (
+            "write BFS and DFS",
+            "tell a breadth-first from a depth-first order",
+            "decide a ticket by searching a player's network",
+        ),
         ("graphs_1_board.ipynb",),
-        ("Exercise 2a", "Exercise 2b", "Exercise 2c"),
-        "2a in class; 2b and 2c for homework.",
+        ("Exercise 2a",),
+        "2a in class.",
     ),
     Lesson(
-        "graphs_3_planning.ipynb",
-        "3 · Planning a ticket",
+        "graphs_2_connectivity_2_union_find.ipynb",
+        "2.2 · Is my ticket complete? Dead ends and union–find",
+        ("decide tickets with dead ends", "use union–find as routes are claimed"),
+        (G21,),
+        ("Exercise 2b", "Exercise 2c"),
+        "2b in class; 2c for homework.",
+    ),
+    Lesson(
+        G31,
+        "3.1 · Planning a ticket: Dijkstra",
+        ("write Dijkstra's algorithm", "plan a ticket with owned and taken routes"),
+        (G21,),
+        ("Exercise 3a",),
+        "3a in class.",
+    ),
+    Lesson(
+        "graphs_3_planning_2_astar.ipynb",
+        "3.2 · Planning a ticket: A* and its estimates",
         (
-            "write Dijkstra's algorithm",
+            "build an estimate that never overestimates",
             "tell admissible from consistent estimates",
             "explain when A* must re-open places",
         ),
-        ("graphs_2_connectivity.ipynb",),
-        ("Exercise 3a", "Exercise 3b"),
-        "3a in class; 3b for homework (then improve it with landmarks).",
+        (G31,),
+        ("Exercise 3b",),
+        "3b in class or for homework (then improve it with landmarks).",
     ),
     Lesson(
         "graphs_4_longest_trail.ipynb",
@@ -149,7 +171,7 @@ LESSONS: tuple[Lesson, ...] = (
             "sketch why the problem is NP-hard",
             "write an exact search with pruning",
         ),
-        ("graphs_2_connectivity.ipynb",),
+        (G21,),
         ("Exercise: an exact search",),
         "The exercise for homework (it takes longer than most).",
     ),
@@ -157,7 +179,7 @@ LESSONS: tuple[Lesson, ...] = (
         "graphs_5_steiner.ipynb",
         "5 · Several tickets at once",
         ("explain Steiner trees and forests", "compare approximations with exact answers"),
-        ("graphs_3_planning.ipynb",),
+        (G31,),
         ("Exercise: brute force over Steiner points",),
         "The exercise in class; lesson 7 first makes this lesson easier.",
     ),
@@ -177,7 +199,7 @@ LESSONS: tuple[Lesson, ...] = (
             "write Kruskal with union–find and Prim with a heap",
             "explain why an MST is not a ticket plan",
         ),
-        ("graphs_2_connectivity.ipynb", "graphs_3_planning.ipynb"),
+        ("graphs_2_connectivity_2_union_find.ipynb", G31),
         ("Exercise 7a", "Exercise 7b"),
         "7a in class, 7b for homework. Can come right before lesson 5.",
     ),
@@ -197,7 +219,7 @@ LESSONS: tuple[Lesson, ...] = (
         "graphs_9_blocking.ipynb",
         "9 · Blocking: max-flow and min-cut",
         ("state Menger's theorem", "find augmenting paths", "find a ticket's bottlenecks"),
-        ("graphs_3_planning.ipynb",),
+        (G31,),
         ("Exercise 9a", "Exercise 9b"),
         "9b as a warm-up, 9a in class (the trap of section 2 first).",
     ),
@@ -205,7 +227,7 @@ LESSONS: tuple[Lesson, ...] = (
         "graphs_10_centrality.ipynb",
         "10 · Which cities matter: betweenness",
         ("count shortest paths", "compute ticket betweenness", "test a prediction against play"),
-        ("graphs_3_planning.ipynb",),
+        (G31,),
         ("Exercise 10a", "Exercise 10b"),
         "10a in class, 10b for homework.",
     ),
@@ -218,7 +240,7 @@ LESSONS: tuple[Lesson, ...] = (
             "size an experiment",
             "explain how a search bot decides by simulation",
         ),
-        (RULES, "graphs_3_planning.ipynb"),
+        (RULES, G31),
         ("Exercise 11a", "Exercise 11b"),
         "11a in class; a tournament question of the students' own for homework.",
     ),
@@ -385,12 +407,13 @@ def teacher_table(notebooks: str | Path) -> str:
     return "\n".join(rows)
 
 
-def check(notebooks: str | Path, *, rules_limit: int = 30) -> str:
+def check(notebooks: str | Path, *, rules_limit: int = 30, graph_limit: int = 70) -> str:
     """Check the course against the notebooks; return a summary, raise ValueError if wrong.
 
     Every notebook but the app is a lesson, in :data:`LESSONS`; each listed
     exercise heading appears in its notebook; prerequisites come earlier in the
-    course; every rules part fits in `rules_limit` minutes.
+    course; every rules part fits in `rules_limit` minutes and every graph
+    lesson (or part of one) in `graph_limit`, one class.
     """
     folder = Path(notebooks)
     names = [lesson.notebook for lesson in LESSONS]
@@ -408,15 +431,15 @@ def check(notebooks: str | Path, *, rules_limit: int = 30) -> str:
         for before in lesson.prerequisites:
             if before not in names[:i]:
                 problems.append(f"{lesson.notebook}: prerequisite {before} does not come earlier")
-        if (
-            lesson.notebook.startswith("rules_")
-            and estimate_minutes(folder / lesson.notebook) > rules_limit
-        ):
-            problems.append(f"{lesson.notebook}: more than {rules_limit} minutes")
+        limit = rules_limit if lesson.notebook.startswith("rules_") else graph_limit
+        if estimate_minutes(folder / lesson.notebook) > limit:
+            problems.append(f"{lesson.notebook}: more than {limit} minutes")
     if problems:
         raise ValueError("; ".join(problems))
     parts = sum(name.startswith("rules_") for name in names)
+    graphs = sum(name.startswith("graphs_") for name in names)
     return (
         f"{len(LESSONS)} lessons; every exercise named is in its notebook; prerequisites come "
-        f"first; each of the {parts} rules parts takes at most {rules_limit} minutes"
+        f"first; each of the {parts} rules parts takes at most {rules_limit} minutes, each of "
+        f"the {graphs} graph lessons at most {graph_limit}"
     )

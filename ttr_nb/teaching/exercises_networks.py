@@ -310,6 +310,11 @@ def _ways_cases() -> list[tuple[str, nx.Graph, Hashable, Hashable]]:
     swapped = {"1": "3", "3": "1", "2": "4", "4": "2"}
     mirror = nx.Graph([(swapped.get(u, u), swapped.get(v, v)) for u, v in trap])
     cases.append(("the same trap, labelled the other way", mirror, "S", "T"))
+    # Bottlenecks away from the ends: the routes at a or b are only an upper bound.
+    groups = [*itertools.combinations("APQR", 2), *itertools.combinations("BXYZ", 2), ("R", "X")]
+    cases.append(("two groups of four places joined by one route R–X", nx.Graph(groups), "A", "B"))
+    germany = nx.Graph((r.a, r.b) for r in _map("germany").routes)
+    cases.append(("the Germany board, 'berlin' to 'freiburg'", germany, "berlin", "freiburg"))
     cases.append(("a line A–B–C", nx.Graph([("A", "B"), ("B", "C")]), "A", "C"))
     cases.append(("two pieces", nx.Graph([("A", "B"), ("C", "D")]), "A", "D"))
     rng = random.Random(91)
@@ -346,7 +351,9 @@ def check_count_ways(count_ways: Callable[[nx.Graph, Hashable, Hashable], int]) 
                     " Taking shortest ways one after the other is not enough: let a later way "
                     "cancel a route an earlier way used (a residual network)."
                     if got < want
-                    else " Do two of your ways share a route?"
+                    else " Do two of your ways share a route? Counting the routes at a or at b"
+                    " is not enough: the ways may all have to squeeze through fewer routes"
+                    " further on."
                 )
                 raise _Wrong(f"{label}: expected {want}, got {got!r}.{hint}")
             cases += 1

@@ -43,6 +43,17 @@ def _trail_cases() -> list[tuple[str, list[tuple[str, str, int]]]]:
             "a loop and a separate route",
             [("A", "B", 5), ("B", "C", 5), ("C", "A", 5), ("D", "E", 1)],
         ),
+        # Parallel routes (both tracks of a double route) are separate routes: a trail may
+        # use both.  A search that marks routes used by their two ends merges them.
+        ("two parallel routes A–B of lengths 2 and 3", [("A", "B", 2), ("A", "B", 3)]),
+        (
+            "a triangle with one side doubled",
+            [("A", "B", 1), ("A", "B", 2), ("B", "C", 1), ("C", "A", 1)],
+        ),
+        (
+            "a double route with a tail at each end",
+            [("A", "B", 2), ("A", "B", 3), ("A", "C", 4), ("B", "D", 1)],
+        ),
         (
             "a square with both diagonals",
             [
@@ -68,11 +79,13 @@ def _trail_cases() -> list[tuple[str, list[tuple[str, str, int]]]]:
 def check_longest_trail(longest: Callable[[list[tuple[str, str, int]]], int]) -> CheckResult:
     """Check ``longest(routes)``: the length of the longest trail in a network.
 
-    `routes` is a list of ``(place, place, length)`` tuples (a player's
-    network: never two routes between the same places).  A trail uses each
-    route at most once and may pass a place again.  Compared with
-    ``ttr_nb.algorithms.longest_trail_length`` on small cases (at most 12
-    routes, so a plain exhaustive search is fast enough).
+    `routes` is a list of ``(place, place, length)`` tuples.  Two routes may
+    join the same places (parallel routes, such as both tracks of a double
+    route): they are separate routes, and a trail may use both.  A trail uses
+    each route at most once and may pass a place again.  Compared with
+    ``ttr_nb.algorithms.longest_trail_length`` on small cases (among them
+    parallel routes; at most 12 routes, so a plain exhaustive search is fast
+    enough).
     """
 
     def check(fn: Callable) -> int:
@@ -82,7 +95,13 @@ def check_longest_trail(longest: Callable[[list[tuple[str, str, int]]], int]) ->
             want = longest_trail_length(routes)
             if got != want:
                 hint = ""
-                if isinstance(got, (int, float)) and got < want:
+                parallel = len({frozenset(r[:2]) for r in routes}) < len(routes)
+                if isinstance(got, (int, float)) and got < want and parallel:
+                    hint = (
+                        " Two routes between the same cities are separate routes: does your"
+                        " search tell them apart (by their index, not by their ends)?"
+                    )
+                elif isinstance(got, (int, float)) and got < want:
                     hint = " Can a trail pass a city twice?"
                 elif isinstance(got, (int, float)) and got > want:
                     hint = " Is a route used twice?"

@@ -276,14 +276,14 @@ WORLD = Quiz(
             "Which cards pay for a green ship route of 5 spaces?",
             [
                 "3 green Double-Ship cards.",
-                "2 green Double-Ship cards and 2 green Single-Ship cards.",
+                "2 green Double-Ship cards.",
                 "5 green Train cards.",
             ],
             "cf813d4e3deb",
-            "A Double-Ship card covers two spaces; paying one space too many is fine when a "
-            "Double-Ship card is half used. With two Single-Ship cards one card would be left "
-            "over, and Train cards never pay for ship routes.",
-            "Count the spaces each card covers, and ask whether a card could be left out.",
+            "A Double-Ship card covers up to two spaces, so three of them pay for five: one is "
+            "half used, as in the rulebook's own example. Two cover only four, and Train cards "
+            "never pay for ship routes.",
+            "Count the spaces each card covers.",
         ),
         _q(
             "Which cards pay for a pair route of 2 spaces?",
@@ -329,8 +329,10 @@ WORLD = Quiz(
             "printed order. What does the tour score?",
             ["Its higher value.", "Its penalty, subtracted.", "Its lower value."],
             "89f1a14ffbab",
-            "In order (a trail using each route once) scores the higher value, joined in any "
-            "order the lower one; only a tour whose cities are not all joined costs the penalty.",
+            "In order scores the higher value, joined in any order the lower one; only a tour "
+            "whose cities are not all joined costs the penalty. (In order means a trail, each "
+            "route used once: that is this engine's reading, a house rule; the rulebook does not "
+            "say whether the route may use a track twice.)",
             "Three outcomes, three values.",
         ),
         _q(
@@ -524,7 +526,9 @@ MAERKLIN = Quiz(
             ],
             "4af30f0abd3e",
             "A passenger never collects in the city it started from, and takes "
-            "one token per city it enters on a journey.",
+            "one token per city it enters on a journey. (That a return to the start collects "
+            "nothing is this engine's reading, a house rule: the rulebook only says no token is "
+            "taken where the passenger starts.)",
             "Where did it start?",
         ),
         _q(
@@ -564,7 +568,9 @@ MAERKLIN = Quiz(
                 "They share the victory.",
             ],
             "1b2eda11896a",
-            "Ties go first to the most completed tickets, then to the most merchandise points.",
+            "Ties go first to the most completed tickets, then to the highest merchandise total. "
+            "(This engine adds up the tokens' values, a house rule: the rulebook does not say "
+            "whether the total counts tokens or points.)",
             "There are two tie-breakers; the first one is equal here.",
         ),
     ],

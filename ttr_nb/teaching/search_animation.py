@@ -197,12 +197,13 @@ def search_steps(
 
     Notes
     -----
-    BFS and DFS take O(P + R) time for P places and R routes, Dijkstra and A*
-    O((P + R) log P) with a binary heap (A* with re-opening can take a place
-    more than once: exponentially often in contrived graphs, never with a
-    consistent heuristic).  Recording the steps copies the search state at
-    every step, which adds O(P) per step: fine on a board, wasteful on large
-    graphs.
+    BFS and DFS take O(P + R) time for P places and R routes once each
+    place's neighbours are sorted (done once, O(R log R), so that the steps
+    are the same on every run); Dijkstra and A* take O((P + R) log P) with a
+    binary heap (A* with re-opening can take a place more than once:
+    exponentially often in contrived graphs, never with a consistent
+    heuristic).  Recording the steps copies the search state at every step,
+    which adds O(P) per step: fine on a board, wasteful on large graphs.
 
     Examples
     --------
@@ -294,6 +295,7 @@ def search_steps(
         finished.add(u)
         done.append(u)
         found: list[str] = []
+        pushed_again: set[str] = set()  # depth-first: waiting already, pushed once more
         reopened: list[str] = []
         # A goal ends the search (nothing more is expanded); a dead end is not passed through.
         if u not in goals and (u in starts or u not in dead):
@@ -306,6 +308,8 @@ def search_steps(
                         queue.append(v)
                         found.append(v)
                 elif method == "dfs":
+                    if v in cost:
+                        pushed_again.add(v)
                     cost[v], parents[v] = cost[u] + 1, (rid, u)  # for now
                     found.append(v)
                 else:
@@ -335,6 +339,16 @@ def search_steps(
             note += " - goal reached"
         elif u in dead and u not in starts:
             note += ": a dead end, not passed through"
+        elif found and method == "bfs":
+            note += "; new: " + ", ".join(game_map.place_name(v) for v in found)
+        elif found and method == "dfs":
+            # Not an improvement: the newest way in is the one depth-first search follows.
+            note += "; pushed: " + ", ".join(
+                f"{game_map.place_name(v)} (again, now {_plural(cost[v], 'route')} deep)"
+                if v in pushed_again
+                else game_map.place_name(v)
+                for v in found
+            )
         elif found:
             note += "; new or improved: " + ", ".join(game_map.place_name(v) for v in found)
         if reopened:

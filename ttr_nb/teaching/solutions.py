@@ -3,9 +3,10 @@
 A lesson shows each solution folded away (an HTML ``<details>`` block that
 opens on a click, in JupyterLab, on GitHub and in exported HTML), so a student
 tries first.  The code in those blocks is the source of the functions here,
-written by :func:`markdown`; the tests check that every block still matches,
-and the lessons run the exercise checks on these functions, so every shown
-solution is known to pass its check.
+written by :func:`markdown`; the tests check that every block still matches.
+Each lesson runs its shown code as a learner pasting it would (:func:`paste`:
+in the lesson's own namespace) and checks the result, so every shown solution
+is known to run where it is shown and to pass its check.
 
 Each solution is written the way a student would write it in the lesson,
 with the lesson's own names: where a lesson defines a helper first (the
@@ -21,6 +22,7 @@ import itertools
 import math
 from collections import deque
 from collections.abc import Callable
+from types import SimpleNamespace
 
 import networkx as nx
 
@@ -39,11 +41,13 @@ __all__ = [
     "longest",
     "markdown",
     "odd_cities",
+    "paste",
     "pieces",
     "prim",
+    "share",
+    "shown_code",
     "steiner_weight",
     "ticket_done",
-    "ticket_share",
     "tour_ok",
     "wilson",
     "world_estimate",
@@ -358,7 +362,7 @@ def count_paths(graph, source):
     return paths
 
 
-def ticket_share(graph, a, b, place):
+def share(graph, a, b, place):
     if place in (a, b):
         return 0
     from_a = nx.single_source_dijkstra_path_length(graph, a)
@@ -420,9 +424,44 @@ def markdown(solution: Callable, title: str, note: str = "") -> str:
     ]
     if note:
         lines += [note, ""]
+    lines += ["```python", shown_code(solution), "```", "", "</details>"]
+    return "\n".join(lines)
+
+
+def shown_code(solution: Callable) -> str:
+    """The code a lesson shows for one solution: its prelude (if any), then its source."""
     code = inspect.getsource(solution).rstrip()
     prelude = PRELUDES.get(solution.__name__)
-    if prelude:
-        code = f"{prelude}\n\n\n{code}"
-    lines += ["```python", code, "```", "", "</details>"]
-    return "\n".join(lines)
+    return f"{prelude}\n\n\n{code}" if prelude else code
+
+
+def paste(namespace: dict, *names: str) -> SimpleNamespace:
+    """Run the shown solutions `names` the way a learner who pastes them into a lesson would.
+
+    The code of each folded block (:func:`shown_code`) runs, in the order
+    given, in a copy of `namespace` (a lesson passes ``globals()``), so it
+    sees only what the lesson itself has imported and defined: a solution
+    that needs a name the lesson lacks fails with the same ``NameError`` a
+    learner would meet.  The lesson's own names are left as they were.
+
+    Returns
+    -------
+    types.SimpleNamespace
+        The pasted functions, by name.
+
+    Examples
+    --------
+    >>> from collections import deque
+    >>> pasted = paste({"deque": deque}, "is_cut")
+    >>> pasted.is_cut({"A": ["B"], "B": ["A"]}, "A", "B", [("A", "B")])
+    True
+    >>> paste({}, "is_cut").is_cut({"A": []}, "A", "B", [])
+    Traceback (most recent call last):
+    ...
+    NameError: name 'deque' is not defined
+    """
+    scope = dict(namespace)
+    for name in names:
+        code = shown_code(globals()[name])
+        exec(compile(code, f"<solution {name}>", "exec"), scope)  # our own shown code
+    return SimpleNamespace(**{name: scope[name] for name in names})
