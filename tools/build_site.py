@@ -59,6 +59,7 @@ EXTERNAL_LOAD = re.compile(
     re.IGNORECASE,
 )
 APP_PAGE = "app"  # notebooks/app.ipynb is the one Voici page; the lessons open in JupyterLab
+SERVER_ONLY = {"teacher"}  # the teacher's page reads the server's tables: no use in a browser
 
 
 class SiteBuildError(RuntimeError):
@@ -344,6 +345,8 @@ def stage_contents(dest: Path) -> Path:
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
     for notebook in sorted((REPO / "notebooks").glob("*.ipynb")):
+        if notebook.stem in SERVER_ONLY:
+            continue
         shutil.copy2(notebook, dest / notebook.name)
     return dest
 
