@@ -180,7 +180,7 @@ class TableClient:
         after.apply(action)
         number = len(game.history) + 1
         try:
-            stored = self.store.append(
+            version = self.store.append(
                 self.table_id,
                 number,
                 game.current_player,
@@ -194,8 +194,11 @@ class TableClient:
             self.sync(force=True)
             raise
         game.apply(action)
-        self.seen_at.setdefault(number, stored)
-        self.seen_version = -1  # the version moved on: the next sync reads the table again
+        self.seen_at.setdefault(number, time.time())
+        # Our own move is the only change since we last looked: nothing to read again.
+        # (Anything else in between, a seat coming back say, is read at the next sync.)
+        quiet = version == self.seen_version + 1 and not after.is_over
+        self.seen_version = version if quiet else -1
 
     def heartbeat(self) -> None:
         """Tell the table this seat's page is open (see :meth:`TableStore.heartbeat`)."""

@@ -20,8 +20,8 @@ Examples
 >>> made = store.create_table("usa", ["human", "greedy"], "Ann", session="page-1")
 >>> made.seat, store.table(made.code).status
 (0, 'playing')
->>> when = store.append(made.table_id, 1, 0, {"type": "DrawBlind"}, token=made.token,
-...                     session="page-1")
+>>> store.append(made.table_id, 1, 0, {"type": "DrawBlind"}, token=made.token, session="page-1")
+1
 >>> [m.number for m in store.moves(made.table_id)]
 [1]
 """
@@ -588,8 +588,9 @@ class TableStore:
         session: str | None = None,
         lease: str | None = None,
         over: bool = False,
-    ) -> float:
-        """Store move ``number`` (the next one) for ``seat``; returns when it was stored.
+    ) -> int:
+        """Store move ``number`` (the next one) for ``seat``; returns the table's version
+        number after it (see :meth:`version`).
 
         A human's move carries the seat's ``token`` and the ``session`` of the page that
         holds the seat; a bot's move carries the ``lease`` of the page that moves the bots
@@ -629,7 +630,7 @@ class TableStore:
                         "your seat is now open in another tab or on another device"
                     )
             # The compare-and-set that makes the log append-only: only the next number.
-            done = conn.execute(
+            version = conn.execute(
                 tables_t.update()
                 .where(tables_t.c.id == table_id, tables_t.c.moves == number - 1)
                 .values(
@@ -640,8 +641,9 @@ class TableStore:
                     bot_lease=None,
                     bot_lease_until=None,
                 )
-            ).rowcount
-            if done != 1:
+                .returning(tables_t.c.version)
+            ).scalar()
+            if version is None:
                 raise StaleMoveError("the table moved on: another move was made first")
             conn.execute(
                 moves_t.insert().values(
@@ -654,7 +656,7 @@ class TableStore:
                     .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
                     .values(last_seen=now)
                 )
-        return now
+        return version
 
     def claim_bot_turn(self, table_id: int, number: int, holder: str, seconds: float) -> bool:
         """Ask to compute the bots' move ``number``; True for exactly one page at a time.

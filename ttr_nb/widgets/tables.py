@@ -44,6 +44,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+TABLE_CSS = """<style>
+.ttr-table-turn-mine { background: #2e7d32; color: #fff; font-size: 1.25em; font-weight: bold;
+  padding: 6px 10px; border-radius: 6px; animation: ttr-your-turn 1.2s ease-in-out 3; }
+.ttr-table-turn-other { font-size: 1.1em; font-weight: bold; color: #333; }
+.ttr-table-code b { font-size: 1.2em; letter-spacing: 0.08em; }
+.ttr-table-seats-list { margin: 4px 0; padding-left: 1.2em; }
+@keyframes ttr-your-turn { 50% { background: #66bb6a; } }
+</style>"""
 POLL_MS = 400  # how often the page looks at the table (a move shows within about this)
 HEARTBEAT_S = 20.0  # how often the page says its seat is still open
 SEAT_CHOICES = [
@@ -286,6 +294,7 @@ class TablePlay:
         self.table_note = Note("ttr-table-note")
         self.table_box = widgets.VBox(
             [
+                widgets.HTML(TABLE_CSS),
                 self.turn_banner,
                 self.header,
                 self.seat_list,

@@ -1,0 +1,264 @@
+"""A shared table in real Chromium: three pages, one game, to the end (issue 24).
+
+One Voilà server (its tables in a fresh SQLite file), three pages in one browser profile
+each (three players on three devices). Ann opens the table, Ben and Cleo join it by its
+code, and the three play a whole USA game by clicking: the longest route they can claim,
+else two cards from the deck. Ben's page is reloaded in the middle of the game and comes
+back to his seat. Every frame Ben's page receives is kept, to check that none holds another
+seat's tickets.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    JS_CANVAS_PAINTED,
+    REPO,
+    VIEWPORT,
+    WAIT_MS,
+    _free_port,
+    _stop,
+    _wait_http,
+    shoot,
+    status,
+    sync_api,
+    total_moves,
+)
+
+from ttr_nb import load_map
+
+MAX_TURNS = 400  # a 3-player USA game takes about 100-150 turns
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    ARTIFACTS.mkdir(exist_ok=True)
+    folder = tmp_path_factory.mktemp("tables")
+    port = _free_port()
+    cmd = [sys.executable, "-m", "voila", "notebooks/app.ipynb", "--no-browser"]
+    cmd += ["--Voila.ip=127.0.0.1", f"--port={port}", "--ClassroomKernelManager.warm_kernels=3"]
+    env = dict(os.environ, PYTHONUNBUFFERED="1", TTR_TABLES_URL=f"sqlite:///{folder}/t.sqlite")
+    with open(ARTIFACTS / "voila-tables.log", "w") as out:
+        proc = subprocess.Popen(
+            cmd, cwd=REPO, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True
+        )
+    try:
+        _wait_http(f"http://127.0.0.1:{port}/voila/static/voila.js", proc, 90)
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        _stop(proc)
+
+
+@pytest.fixture(scope="module")
+def browsers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Any]]:
+    """Three browser profiles: three devices (each keeps its own seat token)."""
+    executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    with sync_api.sync_playwright() as p:
+        contexts = [
+            p.chromium.launch_persistent_context(
+                str(tmp_path_factory.mktemp(f"profile-{i}")),
+                executable_path=executable,
+                headless=True,
+                args=CHROMIUM_FLAGS,
+                viewport=VIEWPORT,
+            )
+            for i in range(3)
+        ]
+        try:
+            yield contexts
+        finally:
+            for context in contexts:
+                context.close()
+
+
+def open_page(context: Any, url: str, frames: list[str] | None = None) -> Any:
+    page = context.new_page()
+    if frames is not None:
+        page.on(
+            "websocket",
+            lambda ws: ws.on(
+                "framereceived", lambda data: frames.append(data if isinstance(data, str) else "")
+            ),
+        )
+    page.goto(url, wait_until="domcontentloaded", timeout=60_000)
+    page.wait_for_function(JS_CANVAS_PAINTED, timeout=90_000, polling=200)
+    return page
+
+
+def open_forms(page: Any) -> None:
+    if not page.locator(".ttr-table-open").is_visible():
+        page.locator(".ttr-tables").get_by_text("Play with others").click()
+        page.locator(".ttr-table-open").wait_for(state="visible", timeout=WAIT_MS)
+
+
+def wait_text(page: Any, selector: str, text: str, timeout: int = WAIT_MS) -> None:
+    page.wait_for_function(
+        "([s, t]) => { const e = document.querySelector(s); return e && e.innerText.includes(t); }",
+        arg=[selector, text],
+        timeout=timeout,
+    )
+
+
+def banner(page: Any) -> str:
+    return page.locator(".ttr-table-turn").inner_text()
+
+
+def act(page: Any, selector: str) -> None:
+    """Click, answer the app's question if it asks one (its first answer), and wait until
+    the move is made. (The page also redraws when the table changes, so a redraw alone
+    does not tell that the click was answered: the move count does.)"""
+    moves = total_moves(page)
+    page.locator(selector).click()
+    page.wait_for_function(
+        "(n) => Number(document.querySelector('.ttr-status-box [data-total]')"
+        ".getAttribute('data-total')) > n || (document.querySelector('.ttr-prompt') "
+        "&& document.querySelector('.ttr-prompt').offsetParent !== null)",
+        arg=moves,
+        timeout=WAIT_MS,
+    )
+    if total_moves(page) == moves:
+        page.locator(".ttr-prompt-choices input").first.check()
+        act(page, "button.ttr-prompt-ok")
+
+
+def play_turn(page: Any) -> None:
+    """The longest route this seat can claim, else two cards from the deck."""
+    if page.locator("button.ttr-keep").is_visible():
+        act(page, "button.ttr-keep")
+        return
+    routes = json.loads(page.locator(".ttr-claimable [data-routes]").get_attribute("data-routes"))
+    if routes:
+        lengths = {r.id: r.length for r in load_map("usa").routes}
+        best = max(routes, key=lengths.__getitem__)
+        picker = page.locator(".ttr-route-picker select")
+        labels = [t.replace("\xa0", " ") for t in picker.locator("option").all_text_contents()]
+        picker.select_option(index=next(i for i, t in enumerate(labels) if t.endswith(f" #{best}")))
+        page.locator("button.ttr-claim:enabled").wait_for(timeout=WAIT_MS)
+        act(page, "button.ttr-claim")
+        return
+    act(page, "button.ttr-draw-blind")
+    if "second card" in status(page):
+        act(page, "button.ttr-draw-blind")
+
+
+def test_three_pages_play_one_table_to_the_end(server, browsers):
+    started = time.monotonic()
+    ben_frames: list[str] = []
+    ann = open_page(browsers[0], server)
+    open_forms(ann)
+    ann.locator(".ttr-table-creator-name input").fill("Ann")
+    ann.locator(".ttr-table-creator-name input").press("Enter")
+    ann.locator(".ttr-table-open").click()
+    wait_text(ann, ".ttr-table-turn", "Waiting for 2 players")
+    code = ann.locator(".ttr-table-code b").inner_text()
+    shoot(ann, "table-open.png")
+
+    pages = {"Ann": ann}
+    for name, context, seat in (("Ben", browsers[1], 2), ("Cleo", browsers[2], 3)):
+        page = open_page(context, server, ben_frames if name == "Ben" else None)
+        open_forms(page)
+        page.locator(".ttr-table-join-code input").fill(code.lower())
+        page.locator(".ttr-table-join-name input").fill(name)
+        page.locator(".ttr-table-join-name input").press("Enter")
+        page.locator(".ttr-table-find").click()
+        page.locator(f".ttr-table-sit-{seat - 1}").click()
+        wait_text(page, ".ttr-table-code", f"you are seat {seat}")
+        pages[name] = page
+    for page in pages.values():
+        wait_text(page, ".ttr-table-turn", "turn")
+    assert "Your turn!" in banner(ann) and "Ann's turn" in banner(pages["Ben"])
+    shoot(pages["Ben"], "table-joined-ben.png")
+
+    reloaded = False
+    turns = 0
+    while turns < MAX_TURNS:
+        mover = None
+        deadline = time.monotonic() + 60
+        while mover is None and time.monotonic() < deadline:
+            if "over" in banner(ann):
+                break
+            for page in pages.values():
+                if "Your turn!" in banner(page):
+                    mover = page
+                    break
+            else:
+                ann.wait_for_timeout(150)
+        if mover is None:
+            break
+        play_turn(mover)
+        turns += 1
+        if turns == 40 and not reloaded:  # Ben reloads mid-game: back to his seat
+            ben_tickets = pages["Ben"].locator(".ttr-hand").inner_text()
+            pages["Ben"].reload(wait_until="domcontentloaded")
+            pages["Ben"].wait_for_function(JS_CANVAS_PAINTED, timeout=90_000, polling=200)
+            wait_text(pages["Ben"], ".ttr-table-code", "you are seat 2", timeout=60_000)
+            assert pages["Ben"].locator(".ttr-hand").inner_text() == ben_tickets
+            shoot(pages["Ben"], "table-reloaded-ben.png")
+            reloaded = True
+    assert reloaded and "over" in banner(ann), f"no end after {turns} turns: {banner(ann)}"
+    for name, page in pages.items():
+        wait_text(page, ".ttr-table-turn", "The game is over", timeout=60_000)
+        page.locator(".ttr-result-box").wait_for(state="visible", timeout=WAIT_MS)
+        shoot(page, f"table-end-{name.lower()}.png")
+    totals = {n: p.locator(".ttr-result-box").inner_text() for n, p in pages.items()}
+    assert len(set(totals.values())) == 1, "the end screens differ"
+    assert total_moves(ann) == total_moves(pages["Ben"]) == total_moves(pages["Cleo"])
+    print(f"\ntable game: {turns} turns, {time.monotonic() - started:.0f} s")
+
+
+def leave_if_seated(page: Any) -> None:
+    """A profile that sat at a table comes back to it on opening: leave it first."""
+    if page.locator(".ttr-table-leave").is_visible():
+        page.locator(".ttr-table-leave").click()
+        page.locator(".ttr-table-box").wait_for(state="hidden", timeout=WAIT_MS)
+
+
+def test_one_seat_never_receives_another_seats_tickets(server, browsers):
+    """Checked on a fresh table, so Ann's tickets are still secret: every frame Ben's page
+    received, and its whole DOM, are searched for the texts of Ann's tickets."""
+    frames: list[str] = []
+    ann = open_page(browsers[0], server)
+    leave_if_seated(ann)
+    open_forms(ann)
+    ann.locator(".ttr-table-seats select").select_option(label="2")
+    ann.locator(".ttr-table-creator-name input").fill("Ann")
+    ann.locator(".ttr-table-creator-name input").press("Enter")
+    ann.locator(".ttr-table-open").click()
+    wait_text(ann, ".ttr-table-turn", "Waiting for 1 player")
+    code = ann.locator(".ttr-table-code b").inner_text()
+    ben = open_page(browsers[1], server, frames)
+    leave_if_seated(ben)
+    open_forms(ben)
+    ben.locator(".ttr-table-join-code input").fill(code)
+    ben.locator(".ttr-table-join-name input").fill("Ben")
+    ben.locator(".ttr-table-join-name input").press("Enter")
+    ben.locator(".ttr-table-find").click()
+    ben.locator(".ttr-table-sit-1").click()
+    wait_text(ann, ".ttr-table-turn", "Your turn!")
+    offered = [t.strip() for t in ann.locator(".ttr-offer .widget-checkbox").all_inner_texts()]
+    assert len(offered) == 3, offered
+    ann.locator(".ttr-offer .widget-checkbox input").first.check()
+    ann.locator(".ttr-offer .widget-checkbox input").nth(1).check()
+    act(ann, "button.ttr-keep")
+    wait_text(ben, ".ttr-table-turn", "Your turn!")
+    received = "\n".join(frames)
+    dom = ben.evaluate("() => document.documentElement.outerHTML")
+    assert "Ben" in dom and len(frames) > 10
+    for text in offered:
+        trip = text.split(" (")[0]
+        for form in (trip, json.dumps(trip)[1:-1]):
+            assert form not in received, f"Ben's page received Ann's ticket {trip}"
+            assert form not in dom, f"Ben's page shows Ann's ticket {trip}"
