@@ -228,3 +228,56 @@ def test_the_teacher_watches_the_public_table_and_sees_all_at_the_end(store):
     assert len(csv_text.splitlines()) == 3 and "download=" in teacher.export_link.value
     teacher.close(made.table_id)  # a finished table stays "over"
     assert store.table_by_id(made.table_id).status == "over"
+
+
+def test_the_creator_starts_with_bots_and_gives_a_seat_to_a_bot_and_back(store):
+    ann = page(store)
+    open_table(ann, ["human", "human", "human"])
+    panel = ann.tables
+    assert panel.creator_box.layout.display == "" and panel.start_now_button.layout.display == ""
+    panel.start_now_button.click()
+    tick(ann)
+    info = panel.client.info
+    assert info.status == "playing" and [s.kind for s in info.seats] == [
+        "human",
+        "greedy",
+        "greedy",
+    ]
+    assert "The game starts" in panel.table_note.text
+    ann.offer.keep_button.click()
+    # Ann steps away: her seat goes to a bot, which keeps playing while she is gone.
+    panel.creator_seat.value = 0
+    panel.give_button.click()
+    for _ in range(6):
+        tick(ann)
+    assert "a greedy bot plays for them" in panel.seat_list.value
+    assert not ann.is_human(0) and len(ann.game.history) > 3
+    panel.take_back_button.click()
+    for _ in range(6):
+        tick(ann)
+    assert ann.is_human(ann.game.current_player) or ann.game.current_player != 0
+    assert "plays for them" not in panel.seat_list.value
+
+
+def test_a_hostile_page_gets_a_sentence_and_nothing_changes(store):
+    ann = page(store)
+    code = open_table(ann, ["human", "human"])
+    mallory = page(store)
+    panel = mallory.tables
+    panel.join_code.value = "x" * 100_000
+    panel.find_button.click()
+    assert "No table has this code" in panel.join_note.text and not panel.active
+    panel.join_code.value = code
+    panel.join_name.value = "M" * 41
+    panel.find_button.click()
+    sit = panel.free_seats.children[0]
+    sit.click()
+    assert "at most 40" in panel.join_note.text and not panel.active
+    panel.join_name.value = "Ann"
+    sit.click()
+    assert "already called Ann" in panel.join_note.text and not panel.active
+    for _ in range(10):
+        panel.join_code.value = "AAA AAA"
+        panel.find_button.click()
+    assert "too many wrong codes" in panel.join_note.text.lower()
+    assert store.table(code).seats[1].free
