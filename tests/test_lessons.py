@@ -27,7 +27,11 @@ VARIANT_RULES = sorted(
 GRAPH_LESSONS = sorted(  # by number, the parts of a lesson (graphs_2_..._1_, _2_) in name order
     (p.name for p in NOTEBOOKS.glob("graphs_*.ipynb")), key=lambda n: (int(n.split("_")[1]), n)
 )
-LESSONS = [p.name for p in sorted(NOTEBOOKS.glob("*.ipynb")) if p.name != "app.ipynb"]
+LESSONS = [
+    p.name
+    for p in sorted(NOTEBOOKS.glob("*.ipynb"))
+    if p.name not in ("app.ipynb", "teacher.ipynb")
+]
 
 
 def notebook(name: str) -> dict:

@@ -407,19 +407,21 @@ def teacher_table(notebooks: str | Path) -> str:
     return "\n".join(rows)
 
 
+# The pages that are not lessons: the app, the index, the teacher's page over shared tables.
+NOT_LESSONS = ("app.ipynb", "index.ipynb", "teacher.ipynb")
+
+
 def check(notebooks: str | Path, *, rules_limit: int = 30, graph_limit: int = 70) -> str:
     """Check the course against the notebooks; return a summary, raise ValueError if wrong.
 
-    Every notebook but the app is a lesson, in :data:`LESSONS`; each listed
+    Every notebook but the pages of :data:`NOT_LESSONS` is a lesson, in :data:`LESSONS`; each listed
     exercise heading appears in its notebook; prerequisites come earlier in the
     course; every rules part fits in `rules_limit` minutes and every graph
     lesson (or part of one) in `graph_limit`, one class.
     """
     folder = Path(notebooks)
     names = [lesson.notebook for lesson in LESSONS]
-    found = sorted(
-        p.name for p in folder.glob("*.ipynb") if p.name not in ("app.ipynb", "index.ipynb")
-    )
+    found = sorted(p.name for p in folder.glob("*.ipynb") if p.name not in NOT_LESSONS)
     if sorted(names) != found:
         raise ValueError(f"lessons and notebooks differ: {sorted(set(names) ^ set(found))}")
     problems = []
