@@ -61,6 +61,9 @@ APP_CSS = """
   background: #b3261e; padding: 8px 12px; border-radius: 6px; font-weight: bold; }
 a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; }
 .ttr-face-up button, button.ttr-face-up { font-weight: bold; border: 1px solid #555; }
+/* The wild card is the rainbow of the hand's chip, not a flat tan that reads as "off". */
+.ttr-app button.ttr-wild-card:enabled { background-image: WILD_GRADIENT; color: #fff;
+  text-shadow: 0 0 2px #000, 0 0 3px #000; border: 2px solid #333; }
 /* Layout: the board (history and log under it) beside the play column when there is room;
    on a narrow screen one column: the board, then what to act on, then the history. The board
    scales to its column. */
@@ -109,7 +112,7 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
   .ttr-panel { padding: 4px 6px; }
 }
 </style>
-"""
+""".replace("WILD_GRADIENT", style.WILD_CSS_BACKGROUND)
 
 
 def chip(color: str, text: str | None = None) -> str:
@@ -454,9 +457,10 @@ def result_html(
         missed = [t for t, ok in game.ticket_status(seat) if not ok]
         done_text = ", ".join(html.escape(words(t)) for t in done) or "none"
         missed_text = ", ".join(html.escape(words(t)) for t in missed) or "none"
+        missed_cls = "ttr-missed" if missed else "ttr-none-missed"  # red only for a loss
         tickets.append(
             f"<li>{player_chip(seat)}<b>{html.escape(player.name)}</b>: completed "
-            f"{len(done)} — {done_text}; <span class='ttr-missed'>missed {len(missed)} — "
+            f"{len(done)} — {done_text}; <span class='{missed_cls}'>missed {len(missed)} — "
             f"{missed_text}</span></li>"
         )
     return (

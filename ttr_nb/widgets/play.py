@@ -21,6 +21,8 @@ from .variants import Shown
 if TYPE_CHECKING:
     from .app import GameApp
 
+WILD_CLASS = "ttr-wild-card"  # a face-up wild card: drawn as the rainbow (see APP_CSS)
+
 
 def has_own_control(action: Any) -> bool:
     """Does a panel here have a dedicated control for this action?"""
@@ -142,6 +144,7 @@ class CardsPanel:
     ) -> None:
         card_id = view.state.face_up[slot]
         if card_id is None:
+            face_button.remove_class(WILD_CLASS)
             face_button.description = "—"
             face_button.tooltip = f"Slot {slot + 1} is empty: every card is in play"
             face_button.style.button_color = "#eeeeee"
@@ -151,6 +154,10 @@ class CardsPanel:
         card = view.map.card_by_id[card_id]
         sw = style.swatch(card.color)
         name = self.app.ui.card_name(card)
+        if card.wild:
+            face_button.add_class(WILD_CLASS)
+        else:
+            face_button.remove_class(WILD_CLASS)
         face_button.description = f"{sw.letter or '?'} {name}"
         face_button.style.button_color = sw.fill
         face_button.style.text_color = sw.ink

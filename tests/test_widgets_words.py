@@ -1,0 +1,90 @@
+"""What the app says, checked without a browser: the words of route facts, questions,
+refusals, the status line and the end screen, on every map."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+pytest.importorskip("ipycanvas")
+
+from positions import set_face_up
+
+from ttr_nb.teaching.scenarios import give_routes, route_id
+from ttr_nb.widgets import GameApp
+
+
+def text(value: str) -> str:
+    """What a reader sees of an HTML fragment."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", value)).split())
+
+
+def past_tickets(app: GameApp) -> None:
+    """Every seat keeps all its starting tickets (the humans through the panel)."""
+    while app.view.state.pending == "keep_tickets" and app.view.phase == "setup":
+        if app.human_to_move():
+            for box in app.offer.boxes:
+                box.value = True
+            app.offer.keep_button.click()
+        else:
+            app.bot_step()
+
+
+def usa(players: int = 3) -> GameApp:
+    app = GameApp(map_name="usa", players=players, seed=7, auto_bots=False)
+    past_tickets(app)
+    return app
+
+
+# ------------------------------------------------------------ route facts
+def test_a_one_space_route_is_worth_1_point_not_1_points() -> None:
+    app = usa()
+    short = next(r for r in app.map.routes if r.length == 1)
+    app.board.select(short.id)
+    facts = app.claim.selected_html.value
+    assert "1 point" in facts and "1 points" not in facts
+
+
+@pytest.mark.parametrize(("players", "closed"), [(3, True), (4, False)])
+def test_a_double_route_closed_by_its_other_track_does_not_read_open(
+    players: int, closed: bool
+) -> None:
+    app = usa(players)
+    white = route_id(app.game, "new-york", "pittsburgh", "white")
+    green = route_id(app.game, "new-york", "pittsburgh", "green")
+    give_routes(app.game, 1, [white])  # Bruno took the white track
+    app.refresh()
+    app.board.select(green)
+    facts = text(app.claim.selected_html.value)
+    if closed:
+        assert "double route · open" not in facts
+        assert "closed: with 3 players only one track of a double route is used" in facts
+        assert "Bruno took the white one" in facts
+        assert "You cannot claim it" in facts  # the line under agrees
+    else:
+        assert "open, but not to Bruno" in facts
+
+
+# ------------------------------------------------------------ cards, end screen
+def test_a_face_up_locomotive_is_drawn_as_the_rainbow_not_a_dull_button() -> None:
+    app = usa()
+    set_face_up(app.game, ["red", "locomotive", "blue", "green", "white"])
+    app.refresh()
+    loco, red = app.cards.face_up[1], app.cards.face_up[0]
+    assert "ttr-wild-card" in loco._dom_classes and "ttr-wild-card" not in red._dom_classes
+    set_face_up(app.game, ["locomotive", "red", "blue", "green", "white"])
+    app.refresh()  # the class follows the card, not the slot
+    assert "ttr-wild-card" not in loco._dom_classes
+    assert "ttr-wild-card" in app.cards.face_up[0]._dom_classes
+
+
+def test_no_missed_ticket_is_not_shown_in_red() -> None:
+    app = usa()
+    app.play_to_end()
+    page = app.result_html.value
+    for item in re.findall(r"<li>.*?</li>", page):
+        missed = re.search(r"<span class='([^']*)'>missed (\d+)", item)
+        assert missed, item
+        assert (missed.group(1) == "ttr-missed") == (missed.group(2) != "0"), item
