@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("ipycanvas")
 
-from positions import set_face_up
+from positions import set_face_up, set_hand, start_world
 
 from ttr_nb.teaching.scenarios import give_routes, route_id
 from ttr_nb.widgets import GameApp
@@ -88,3 +88,48 @@ def test_no_missed_ticket_is_not_shown_in_red() -> None:
         missed = re.search(r"<span class='([^']*)'>missed (\d+)", item)
         assert missed, item
         assert (missed.group(1) == "ttr-missed") == (missed.group(2) != "0"), item
+
+
+# ------------------------------------------------------------------- World
+def world_in_play() -> GameApp:
+    game = start_world(players=2, seed=3)
+    app = GameApp(map_name="world", players=2, seed=3, auto_bots=False)
+    app.load_game(game, "a test position")
+    return app
+
+
+def test_world_pair_route_says_it_takes_two_train_cards_a_space_and_calls_wilds_wilds() -> None:
+    app = world_in_play()
+    set_hand(app.game, 0, **{"train-black": 3})
+    app.refresh()
+    pair = route_id(app.game, "anchorage", "vancouver")
+    app.board.select(pair)
+    advice = text(app.claim.selected_html.value)
+    assert "it takes 4 Train cards: two of one colour for each of its 2 spaces" in advice
+    assert "locomotive" not in advice.lower() and "Wild" in advice
+    assert "2 cards of any one colour" not in advice
+
+
+def test_world_refill_question_counts_the_cards_that_can_be_drawn() -> None:
+    app = world_in_play()
+    rules = app.game.rules
+    pile, discard = rules.piles(app.game.state, "train")
+    discard.extend(pile[:15])  # 15 of the train deck's cards lie in its discards
+    del pile[:15]
+    app.refresh()
+    slot = next(
+        i for i, c in enumerate(app.game.state.face_up) if c and not app.map.card_by_id[c].wild
+    )
+    app.cards.face_up[slot].click()  # several refills possible: the app asks
+    labels = [label for label, _ in app.prompt.choices.options]
+    train = next(label for label in labels if "train deck" in label)
+    assert f"({len(pile)} cards in it; its 15 discards are shuffled in" in train
+    supply = text(app.cards.supply_html.value).replace("( ", "(")
+    assert f"Train deck: {len(pile)} cards (15 discarded)" in supply  # the same count
+    discard.extend(pile)
+    pile.clear()
+    app.prompt.close()
+    app.refresh()
+    app.cards.face_up[slot].click()
+    train = next(label for label, _ in app.prompt.choices.options if "train deck" in label)
+    assert "(empty: its" in train and "discards are shuffled to make a new deck" in train

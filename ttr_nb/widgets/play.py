@@ -442,12 +442,7 @@ class ClaimPanel:
         reason = view.rules.route_problem(state, state.current, route)
         if reason:
             return f"You cannot claim it: {panels.second_person(reason)}."
-        sw = style.swatch(route.color)
-        colour = "cards of any one colour" if route.color == "gray" else f"{sw.name} cards"
-        return (
-            f"You cannot pay for it yet: it takes {route.length} {colour} "
-            "(locomotives count as any colour)."
-        )
+        return f"You cannot pay for it yet: it takes {self.app.ui.route_cost(view, route)}."
 
     def _claim(self) -> None:
         cards = self.payment_picker.value

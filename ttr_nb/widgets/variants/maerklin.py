@@ -28,7 +28,7 @@ import ipywidgets as widgets
 
 from ...actions import ClaimRoute
 from ...game import Game
-from ...maps import CardType
+from ...maps import CardType, Route
 from ...rules.maerklin import LEFT_KEY, MOVED_KEY, TOKENS_KEY, MaerklinRules, MovePassenger
 from .. import panels, style
 from ..board import FactProvider, PieceHit, PiecePainter
@@ -201,6 +201,12 @@ class MaerklinUI(TicketMixUI):
 
     def hand_note(self, view: Game, seat: int) -> str:
         return hand_note_html(view, seat)
+
+    def route_cost(self, view: Game, route: Route) -> str:
+        sw = style.swatch(route.color)
+        colour = "cards of any one colour" if route.color == "gray" else f"{sw.name} cards"
+        plus4 = "" if route.length >= 4 else ", a Locomotive +4 only on 4 spaces or more"
+        return f"{route.length} {colour} (Locomotives count as any colour{plus4})"
 
     def label(self, view: Game, action: Any) -> str:
         if isinstance(action, ClaimRoute):
