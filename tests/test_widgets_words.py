@@ -12,6 +12,9 @@ pytest.importorskip("ipycanvas")
 
 from positions import set_face_up, set_hand, start_world
 
+from ttr_nb import new_game
+from ttr_nb.bots import make_bot
+from ttr_nb.rules.maerklin import MovePassenger
 from ttr_nb.teaching.scenarios import give_routes, route_id
 from ttr_nb.widgets import GameApp
 
@@ -133,3 +136,31 @@ def test_world_refill_question_counts_the_cards_that_can_be_drawn() -> None:
     app.cards.face_up[slot].click()
     train = next(label for label, _ in app.prompt.choices.options if "train deck" in label)
     assert "(empty: its" in train and "discards are shuffled to make a new deck" in train
+
+
+# ------------------------------------------------------------ the status line
+def test_the_status_line_names_the_variants_own_moves() -> None:
+    app = world_in_play()
+    app.refresh()  # the status line says what to do next
+    status = text(app.status.value)
+    assert app.human_to_move() and "exchange pieces" in status, status
+    assert "another move" not in status
+    maerklin = maerklin_with_a_journey()
+    maerklin.refresh()
+    status = text(maerklin.status.value)
+    assert "move a passenger" in status and "another move" not in status, status
+
+
+def maerklin_with_a_journey() -> GameApp:
+    """Märklin, the human to move with a passenger that can travel (greedy bots played)."""
+    game = new_game("maerklin", players=2, seed=4)
+    bots = [make_bot("greedy", seat) for seat in range(2)]
+    while not any(isinstance(a, MovePassenger) for a in game.legal_actions()) or (
+        game.current_player != 0
+    ):
+        game.apply(bots[game.current_player].choose(game))
+        assert not game.is_over
+    app = GameApp(map_name="maerklin", players=2, seed=4, auto_bots=False)
+    app.prompt.close()  # the new game's first question
+    app.load_game(game, "a test position")
+    return app

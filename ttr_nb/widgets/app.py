@@ -690,7 +690,8 @@ class GameApp:
         if pending == "second_card":
             return f"{name}: take a second card.{last}"
         step = self.ui.step_text(view)
-        return f"{name}: {step or panels.options_text(self.shown.legal)}.{last}"
+        options = panels.options_text(self.shown.legal, lambda a: self.ui.move_words(view, a))
+        return f"{name}: {step or options}.{last}"
 
     def _set_status(self, message: str, bad: bool = False) -> None:
         cls = "ttr-status ttr-bad" if bad else "ttr-status"

@@ -320,8 +320,12 @@ def last_round_html(game: Game) -> str:
     return f"<div class='ttr-last-round'>{html.escape(text)}</div>" if text else ""
 
 
-def options_text(legal: Sequence[Any]) -> str:
-    """What the player can do now, from the legal actions: ``draw cards, claim a route ...``."""
+COMMON_MOVES = {"DrawFaceUp", "DrawBlind", "ClaimRoute", "DrawTickets", "Pass"}
+
+
+def options_text(legal: Sequence[Any], other_words: Callable[[Any], str] | None = None) -> str:
+    """What the player can do now, from the legal actions: ``draw cards, claim a route ...``;
+    ``other_words`` names a variant's own moves (``move a passenger``)."""
     kinds = {type(a).__name__ for a in legal}
     words = []
     if kinds & {"DrawFaceUp", "DrawBlind"}:
@@ -330,9 +334,8 @@ def options_text(legal: Sequence[Any]) -> str:
         words.append("claim a route")
     if "DrawTickets" in kinds:
         words.append("draw tickets")
-    others = kinds - {"DrawFaceUp", "DrawBlind", "ClaimRoute", "DrawTickets", "Pass"}
-    if others:
-        words.append("make another move")
+    name = other_words or (lambda _action: "make another move")
+    words += dict.fromkeys(name(a) for a in legal if type(a).__name__ not in COMMON_MOVES)
     if not words:
         return "no move is possible, so pass" if "Pass" in kinds else "wait"
     return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]

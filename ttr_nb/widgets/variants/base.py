@@ -129,6 +129,11 @@ class VariantUI:
         """How one way of claiming the selected route reads in the payment list."""
         return panels.describe_payment(view.map, action.cards)
 
+    def move_words(self, view: Game, action: Any) -> str:
+        """A move of the variant's own in the status line's list of what the player can
+        do (``move a passenger``); the base game has none."""
+        return "make another move"
+
     def route_cost(self, view: Game, route: Route) -> str:
         """What paying for ``route`` takes, in words: ``4 blue cards (locomotives count as
         any colour)``."""

@@ -202,6 +202,11 @@ class MaerklinUI(TicketMixUI):
     def hand_note(self, view: Game, seat: int) -> str:
         return hand_note_html(view, seat)
 
+    def move_words(self, view: Game, action: Any) -> str:
+        if isinstance(action, MovePassenger):
+            return "move a passenger"
+        return super().move_words(view, action)
+
     def route_cost(self, view: Game, route: Route) -> str:
         sw = style.swatch(route.color)
         colour = "cards of any one colour" if route.color == "gray" else f"{sw.name} cards"

@@ -172,6 +172,13 @@ class WorldUI(VariantUI):
             return f"{text} (covers {covered} spaces: one more than its {route.length})"
         return text
 
+    def move_words(self, view: Game, action: Any) -> str:
+        if isinstance(action, BuildHarbor):
+            return "build a harbor"
+        if isinstance(action, ExchangePieces):
+            return "exchange pieces"
+        return super().move_words(view, action)
+
     def route_cost(self, view: Game, route: Route) -> str:
         colour = "of any one colour" if route.color == "gray" else route.color
         if route.pair:
