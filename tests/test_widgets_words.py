@@ -164,3 +164,16 @@ def maerklin_with_a_journey() -> GameApp:
     app.prompt.close()  # the new game's first question
     app.load_game(game, "a test position")
     return app
+
+
+# ------------------------------------------------------------ ticket decks
+def test_germany_ticket_mix_names_the_card_printed_outside_the_rulebooks_range() -> None:
+    app = GameApp(map_name="germany", players=2, seed=1, auto_bots=False)
+    question = text(app.prompt.question.value)  # the first tickets are asked at once
+    assert (
+        "short ones 2–11 points (the rulebook says 3 to 11, but the Mannheim–Stuttgart card "
+        "is printed with 2)" in question
+    )
+    assert "Long tickets are worth 12–22 points but" in question  # as the rulebook says
+    maerklin = GameApp(map_name="maerklin", players=2, seed=1, auto_bots=False)
+    assert "rulebook" not in text(maerklin.prompt.question.value)  # its cards agree

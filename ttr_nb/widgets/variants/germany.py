@@ -222,6 +222,8 @@ def globetrotter_html(view: Game, title: str = "Globetrotter", points: int | Non
 class GermanyUI(TicketMixUI):
     """Germany's presentation; see the module docstring."""
 
+    rulebook_points = {"short": (3, 11), "long": (12, 22)}  # as the rulebook lists them
+
     def board_painters(self) -> list[PiecePainter]:
         return [paint_passengers]
 

@@ -153,6 +153,8 @@ def merchandise_html(view: Game) -> str:
 class MaerklinUI(TicketMixUI):
     """Märklin's presentation; see the module docstring."""
 
+    rulebook_points = {"short": (5, 11), "long": (12, 22)}  # as the rulebook lists them
+
     def __init__(self, app: Any) -> None:
         super().__init__(app)
         self.journey = JourneyPainter()
