@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+from unittest.mock import MagicMock
 
 import pytest
 
@@ -177,3 +178,21 @@ def test_germany_ticket_mix_names_the_card_printed_outside_the_rulebooks_range()
     assert "Long tickets are worth 12–22 points but" in question  # as the rulebook says
     maerklin = GameApp(map_name="maerklin", players=2, seed=1, auto_bots=False)
     assert "rulebook" not in text(maerklin.prompt.question.value)  # its cards agree
+
+
+# ------------------------------------------------------------ end screens
+@pytest.mark.parametrize(
+    ("map_name", "scored"),
+    [("usa", True), ("germany", False), ("maerklin", False), ("world", False)],
+)
+def test_longest_trails_are_shown_only_where_they_score(map_name: str, scored: bool) -> None:
+    app = GameApp(map_name=map_name, players=2, seed=2, auto_bots=False)
+    app.prompt.close()
+    app.play_to_end()
+    assert app.view.is_over
+    page = text(app.result_html.value)
+    assert ("longest trail" in page) == scored
+    assert ("longest continuous trail is outlined" in page) == scored
+    layer = MagicMock()
+    app._paint_trails(layer, app.board.geometry, app.board.pieces)
+    assert bool(layer.method_calls) == scored  # outlined on the board only where it scores

@@ -660,9 +660,9 @@ class GameApp:
         )
 
     def _paint_trails(self, layer: Any, geometry: Any, pieces: BoardPieces) -> None:
-        """At the end, outline each player's longest continuous trail."""
+        """At the end, outline each player's longest continuous trail (where it scores)."""
         game = pieces.game
-        if game is None or not game.is_over:
+        if game is None or not game.is_over or not panels.scores_longest_trail(game):
             return
         for seat, player in enumerate(game.state.players):
             routes = [game.map.route_by_id[rid] for rid in player.routes]

@@ -429,15 +429,19 @@ def result_html(
         f"<th class='ttr-num'>{html.escape(COMPONENT_NAMES.get(c, c.replace('_', ' ')))}</th>"
         for c in components
     )
-    trails = game.rules.longest_paths(state)
+    # The trail lengths only where they score (their bonus decides): elsewhere a
+    # "longest trail" column would look like part of the score.
+    trails = game.rules.longest_paths(state) if scores_longest_trail(game) else None
     body = []
     for seat, row in enumerate(rows):
         cells = "".join(f"<td class='ttr-num'>{row.get(c, 0)}</td>" for c in components)
+        if trails is not None:
+            cells += f"<td class='ttr-num'>{trails[seat]}</td>"
         won = seat in result["winners"]
         body.append(
             f"<tr class='{'ttr-current' if won else ''}'>"
             f"<td>{'★ ' if won else ''}{player_chip(seat)}{html.escape(names[seat])}</td>"
-            f"{cells}<td class='ttr-num'>{trails[seat]}</td></tr>"
+            f"{cells}</tr>"
         )
     winners = [names[i] for i in result["winners"]]
     decided = result["decided_by"]
@@ -470,14 +474,24 @@ def result_html(
         f"<div class='ttr-result'><div class='ttr-winner'>{html.escape(headline)}</div>"
         f"<div class='ttr-note'>{html.escape(result['ended_by'])}</div>"
         f"<div style='overflow-x:auto'><table class='ttr-table'><tr><th>player</th>{head}"
-        "<th class='ttr-num'>longest trail</th></tr>"
-        f"{''.join(body)}</table></div>"
-        "<div class='ttr-note'>Each player's longest continuous trail is outlined on the board "
-        "in their colour.</div>"
-        f"<h4>Tickets</h4><ul class='ttr-tickets-list'>{''.join(tickets)}</ul>"
+        + ("<th class='ttr-num'>longest trail</th>" if trails is not None else "")
+        + f"</tr>{''.join(body)}</table></div>"
+        + (
+            "<div class='ttr-note'>Each player's longest continuous trail is outlined on the "
+            "board in their colour.</div>"
+            if trails is not None
+            else ""
+        )
+        + f"<h4>Tickets</h4><ul class='ttr-tickets-list'>{''.join(tickets)}</ul>"
         + "".join(sections)
         + "</div>"
     )
+
+
+def scores_longest_trail(game: Game) -> bool:
+    """Do these rules score the longest continuous trail (USA's bonus)? Germany, Märklin
+    and World do not."""
+    return "longest_path" in game.rules.bonus_points
 
 
 def about_html(game_map: Map, playable: bool, moved_places: dict[str, str]) -> str:
