@@ -585,3 +585,21 @@ def test_panels_use_letters_with_colours() -> None:
     assert ">R<" in panels.chip("red")
     text = panels.describe_payment(game_map, (("locomotive", 1), ("red", 2)))
     assert text == "1 × L locomotive + 2 × R red"
+
+
+def test_the_save_panel_never_shows_an_earlier_game(app: GameApp) -> None:
+    keep_all(app)
+    files = app.files
+    files.save_button.click()
+    assert "Saved the USA game at move" in app.status.value  # confirmed where one looks
+    assert '"map": "usa"' in files.save_text.value
+    files.download_button.click()
+    assert "The link downloads the game at move" in files.note.text
+    app.act(DrawBlind())  # the game moves on: the link and its note go
+    assert files.save_link.value == "" and "link" not in files.note.text
+    assert "The text box holds the game at move" in files.note.text
+    app.setup.map_picker.value = "germany"
+    app.request_start()
+    app.prompt.choose(0)  # yes, close the game in progress
+    assert app.map.id == "germany"
+    assert files.save_text.value == "" and files.save_link.value == "" and not files.note.text

@@ -289,12 +289,12 @@ class GameApp:
         self.timeline.stop_replay()
         self.setup.show_game(game.map.id, game.names, game.seed)
         self.seat_kinds = self.setup.seat_kinds
-        self.files.note.show(f"Loaded {source}.")
         self._open(
             game,
             game.map,
             f"Loaded a {game.map.name} game from {source}: {count(len(game.history), 'move')}.",
         )
+        self.files.note.show(f"Loaded {source}.")
 
     def _open(self, game: Game | None, game_map: Map, message: str) -> None:
         self.game = game
@@ -315,6 +315,7 @@ class GameApp:
         self._view_cache = None
         self._make_bots()
         self.board.select(None)
+        self.files.reset()
         if game is not None:
             self.store.start(game)
         self.refresh(message)
@@ -703,6 +704,10 @@ class GameApp:
             f"data-position='{self.position}' data-total='{self.total_moves}'>"
             f"{html.escape(message)}</div>"
         )
+
+    def say(self, message: str) -> None:
+        """Show ``message`` in the status line (a panel confirming what it did)."""
+        self._set_status(message)
 
     def _show_error(self, summary: str) -> None:
         self._set_status(summary, bad=True)
