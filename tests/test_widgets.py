@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import re
 from typing import Any
 
 import pytest
@@ -603,3 +604,18 @@ def test_the_save_panel_never_shows_an_earlier_game(app: GameApp) -> None:
     app.prompt.choose(0)  # yes, close the game in progress
     assert app.map.id == "germany"
     assert files.save_text.value == "" and files.save_link.value == "" and not files.note.text
+
+
+def test_the_turn_log_follows_the_move_looked_at(app: GameApp) -> None:
+    app.play_to_end()
+    total = len(app.game.history)
+    app.go_to(72)
+    log = app.log_html.value
+    assert "<li value='72' class='ttr-latest'>" in log  # the move shown, in bold
+    assert html.escape(app.game.log[71]) in log
+    shown = [int(n) for n in re.findall(r"<li value='(\d+)'", log)]
+    assert max(shown) <= 75 and min(shown) >= 36  # around it, not the game's end
+    assert f"{total - 75} later moves: step forward to see them" in log
+    assert "35 earlier moves" in log
+    app.go_to(total)
+    assert f"<li value='{total}' class='ttr-latest'>" in app.log_html.value

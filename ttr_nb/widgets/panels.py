@@ -375,12 +375,15 @@ def explore_html(game_map: Map) -> str:
     )
 
 
-def log_html(full_game: Game, position: int, shown: int = 40) -> str:
-    """The turn log: entries after ``position`` (not yet replayed) are greyed out."""
+def log_html(full_game: Game, position: int, shown: int = 40, ahead: int = 3) -> str:
+    """The turn log around the move shown (``position``): up to ``shown`` entries ending
+    ``ahead`` entries after it; entries after ``position`` (not yet replayed) are greyed
+    out. Stepping back brings the log back with it."""
     lines = full_game.log
-    start = max(0, len(lines) - shown)
+    end = min(len(lines), position + ahead)
+    start = max(0, end - shown)
     items = []
-    for i in range(start, len(lines)):
+    for i in range(start, end):
         seat = full_game.history[i].player
         cls = "ttr-future" if i >= position else ("ttr-latest" if i == position - 1 else "")
         items.append(
@@ -391,6 +394,12 @@ def log_html(full_game: Game, position: int, shown: int = 40) -> str:
             0,
             f"<li class='ttr-note' style='list-style:none'>{start} earlier "
             f"move{'s' if start != 1 else ''}: step back to see them.</li>",
+        )
+    if end < len(lines):
+        later = len(lines) - end
+        items.append(
+            f"<li class='ttr-note ttr-future' style='list-style:none'>{later} later "
+            f"move{'s' if later != 1 else ''}: step forward to see them.</li>"
         )
     if not items:
         body = "<div class='ttr-note'>No moves yet.</div>"
