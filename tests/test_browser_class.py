@@ -24,6 +24,7 @@ from browser import (
     click_and_settle,
     click_and_wait_moves,
     context,
+    keep_tickets,
     no_errors,
     page,
     pytestmark,
@@ -63,14 +64,14 @@ def test_the_layout_fits_every_width(page: Any, width: int, height: int) -> None
         assert keep["y"] > board["y"] + board["height"] - 1
     window_shot(page, f"class-{width}x{height}.png")
     # Play a card at this width: hit-testing and buttons work when scaled.
-    click_and_wait_moves(page, "button.ttr-keep")
+    keep_tickets(page)
     page.set_viewport_size(VIEWPORT)
 
 
 def test_playing_a_whole_turn_at_1366x768_needs_no_scrolling(page: Any) -> None:
     start_game(page, "usa", seed=22)
     at_width(page, 1366, 768)
-    click_and_wait_moves(page, "button.ttr-keep")
+    keep_tickets(page)
     page.locator(".ttr-auto input").uncheck() if page.locator(
         ".ttr-auto input"
     ).is_checked() else None
@@ -161,7 +162,7 @@ def test_each_action_sends_little_to_the_page(page: Any, voila: Voila) -> None:
     prompt.wait_for(state="hidden", timeout=WAIT_MS)
     page.wait_for_timeout(1500)
     start_game(page, "usa", seed=26)
-    click_and_wait_moves(page, "button.ttr-keep")
+    keep_tickets(page)
     click_and_settle(page, "button.ttr-bots-until-me")
     received.clear()
     click_and_wait_moves(page, "button.ttr-draw-blind")
@@ -174,7 +175,7 @@ def test_hostile_saves_are_refused_in_a_sentence_and_the_game_survives(
     page: Any, tmp_path: Path
 ) -> None:
     start_game(page, "usa", seed=27)
-    click_and_wait_moves(page, "button.ttr-keep")
+    keep_tickets(page)
     moves = total_moves(page)
     page.locator(".ttr-extras").get_by_text("Save and load", exact=True).click()
 

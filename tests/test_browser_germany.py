@@ -27,6 +27,7 @@ from browser import (
     colour_share,
     context,
     geometry_for,
+    keep_tickets,
     no_errors,
     page,
     pytestmark,
@@ -90,7 +91,7 @@ def first_turn(page: Any) -> None:
     start_game(page, "germany", seed=SEED, players=2)
     page.locator(".ttr-prompt-question").wait_for(state="visible", timeout=WAIT_MS)
     answer(page, "3 short, 1 long")
-    click_and_wait_moves(page, "button.ttr-keep")
+    keep_tickets(page)
     bots_until_me(page)
 
 
@@ -110,7 +111,7 @@ def test_first_tickets_are_asked_for_in_words(page: Any) -> None:
     shoot(page, "germany-first-tickets.png")
     answer(page, "3 short, 1 long")
     assert "Ann draws 4 tickets (3 short, 1 long)" in status(page)
-    click_and_wait_moves(page, "button.ttr-keep")
+    keep_tickets(page)
     bots_until_me(page)
     assert "Ann: draw cards, claim a route or draw tickets" in status(page)
 

@@ -24,6 +24,7 @@ from browser import (
     colour_share,
     context,
     geometry_for,
+    keep_tickets,
     no_errors,
     page,
     pytestmark,
@@ -79,7 +80,7 @@ def test_a_game_of_maerklin_in_the_browser(page: Any) -> None:
     question = page.locator(".ttr-prompt-question").inner_text()
     assert question.startswith("Your first tickets: you draw 4 tickets and keep at least 2.")
     answer(page, "3 short, 1 long")
-    click_and_wait_moves(page, "button.ttr-keep")
+    keep_tickets(page)
     bots_until_me(page)
     assert "stand-ins" in page.locator(".ttr-key").inner_text()
     geometry = geometry_for(page, "maerklin")

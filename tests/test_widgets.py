@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("ipycanvas")
 pytest.importorskip("ipyevents")
 
+from app_steps import keep_offered
 from positions import set_face_up, set_hand
 
 from ttr_nb import (
@@ -39,7 +40,7 @@ from ttr_nb.widgets import (
 
 def keep_all(app: GameApp) -> None:
     """The human keeps every starting ticket, then the bots keep theirs."""
-    app.offer.keep_button.click()
+    keep_offered(app)
     app.bots_until_human()
 
 
@@ -189,11 +190,17 @@ def test_board_describes_country_spaces_and_ports() -> None:
 def test_app_starts_with_the_human_choosing_tickets(app: GameApp) -> None:
     assert app.view.phase == "setup" and app.human_to_move()
     offer = app.offer
-    assert len(offer.boxes) == 3 and not offer.keep_button.disabled
-    offer.boxes[0].value = offer.boxes[1].value = False
+    # Nothing is ticked: a click on the button cannot keep a ticket unread.
+    assert len(offer.boxes) == 3 and not any(box.value for box in offer.boxes)
     assert offer.keep_button.disabled  # fewer than the minimum: the button says so
-    assert offer.keep_button.description == "Tick at least 2"
+    assert offer.keep_button.description == "Tick at least 2 tickets to keep"
+    assert "at least 2 tickets" in offer.keep_button.tooltip
+    offer.keep_button.click()  # a click that slips through keeps nothing
+    assert app.view.state.pending == "keep_tickets" and not app.view.state.players[0].tickets
+    offer.boxes[0].value = True
+    assert offer.keep_button.description == "Tick at least 2 tickets to keep (1 ticked)"
     offer.boxes[1].value = True
+    assert not offer.keep_button.disabled and offer.keep_button.description == "Keep 2 tickets"
     offer.keep_button.click()
     assert len(app.view.state.players[0].tickets) == 2
 
@@ -275,8 +282,7 @@ def test_draw_tickets_then_keep_one(app: GameApp) -> None:
     app.cards.tickets_button.click()
     offer = app.offer
     assert offer.widget.layout.display == "" and len(offer.boxes) == 3
-    for box in offer.boxes[1:]:
-        box.value = False
+    offer.boxes[0].value = True
     assert not offer.keep_button.disabled and offer.keep_button.description == "Keep 1 ticket"
     offer.keep_button.click()
     assert len(app.view.state.players[0].tickets) == held + 1
@@ -357,7 +363,7 @@ def test_replay_plays_the_game_back_one_move_per_tick(app: GameApp) -> None:
 
 
 def test_bots_move_one_at_a_time_and_until_my_turn(app: GameApp) -> None:
-    app.offer.keep_button.click()
+    keep_offered(app)
     moves = len(app.game.history)
     assert app.bot_step()
     assert len(app.game.history) == moves + 1
@@ -369,7 +375,7 @@ def test_bots_move_one_at_a_time_and_until_my_turn(app: GameApp) -> None:
 
 def test_auto_bots_use_the_browser_timer(app: GameApp) -> None:
     app.bot_panel.auto.value = True
-    app.offer.keep_button.click()
+    keep_offered(app)
     timer = app.bot_panel.timer
     assert timer.playing  # a bot is to move: the timer ticks in the browser
     while timer.playing:

@@ -10,6 +10,7 @@ import pytest
 
 pytest.importorskip("ipycanvas")
 
+from app_steps import keep_offered
 from positions import set_hand
 
 from ttr_nb import ClaimRoute, DrawBlind, DrawTickets, KeepTickets
@@ -85,7 +86,7 @@ def test_a_cancelled_ticket_question_comes_back_with_the_button(app: GameApp) ->
 
 def test_tickets_in_play_ask_for_the_mix_and_keep_at_least_one(app: GameApp) -> None:
     app.prompt.choose(1)
-    app.offer.keep_button.click()
+    keep_offered(app)
     app.bots_until_human()
     assert not app.prompt.is_open  # setup is over: nothing is asked unprompted
     app.cards.tickets_button.click()
@@ -245,7 +246,7 @@ def test_usa_is_unchanged_by_the_variant_hooks() -> None:
     assert type(app.ui) is VariantUI and not app.prompt.is_open
     assert app.ui.claim_note(app.view, 1) == ""
     assert app.ui.choice_question(app.view, [DrawBlind(), DrawBlind()]) == "Which one?"
-    app.offer.keep_button.click()
+    keep_offered(app)
     app.board.select(1)
     assert "ttr-claim-extra" not in app.claim.selected_html.value
     assert "passengers" not in app.scores_html.value

@@ -310,7 +310,7 @@ class OfferPanel:
         boxes = []
         for i, ticket_id in enumerate(player.offer):
             box = widgets.Checkbox(
-                value=True,
+                value=False,  # nothing pre-ticked: keeping a ticket is a decision
                 description=self.app.ui.ticket_text(view, ticket_id),
                 indent=False,
                 layout=widgets.Layout(width="auto"),
@@ -324,12 +324,17 @@ class OfferPanel:
 
     def _check(self) -> None:
         chosen = sum(1 for box in self.boxes if box.value)
-        self.keep_button.disabled = chosen < self._least
-        self.keep_button.description = (
-            f"Keep {count(chosen, 'ticket')}"
-            if chosen >= self._least
-            else f"Tick at least {self._least}"
-        )
+        least = self._least
+        self.keep_button.disabled = chosen < least
+        if chosen >= least:
+            self.keep_button.description = f"Keep {count(chosen, 'ticket')}"
+            self.keep_button.tooltip = "Keep the ticked tickets; the others go back"
+        else:
+            more = "" if not chosen else f" ({chosen} ticked)"
+            self.keep_button.description = f"Tick at least {count(least, 'ticket')} to keep{more}"
+            self.keep_button.tooltip = (
+                f"You must keep at least {count(least, 'ticket')} of these (more if you like)"
+            )
 
     def _keep(self) -> None:
         pairs = zip(self.ticket_ids, self.boxes, strict=True)
