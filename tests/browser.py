@@ -378,6 +378,13 @@ def keep_tickets(page: Any) -> None:
     click_and_wait_moves(page, "button.ttr-keep")
 
 
+def play_to_end(page: Any) -> None:
+    """*Play to the end*, answering its question (asked while a human seat is still to
+    play) with "every seat, mine too"; the game is over after it."""
+    click_and_answer(page, "button.ttr-play-to-end", 0)
+    assert "to reach the end" in status(page), status(page)
+
+
 def bots_until_me(page: Any) -> None:
     if page.locator("button.ttr-bots-until-me").is_enabled():
         click_and_settle(page, "button.ttr-bots-until-me")

@@ -36,6 +36,7 @@ from browser import (
     keep_tickets,
     no_errors,
     page,
+    play_to_end,
     pytestmark,
     serial,
     shoot,
@@ -214,7 +215,7 @@ def test_human_plays_by_clicking(page: Any, voila: Voila, map_name: str) -> None
     voila.timings["full_redraw_ms"] = summarise(redraws)
 
     # The bots finish the game: the breakdown and the winner are shown.
-    click_and_settle(page, "button.ttr-play-to-end")
+    play_to_end(page)
     result = page.locator(".ttr-result").inner_text()
     assert "wins" in result or "Shared victory" in result
     assert "Tickets" in result and "total" in result

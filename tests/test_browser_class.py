@@ -27,6 +27,7 @@ from browser import (
     keep_tickets,
     no_errors,
     page,
+    play_to_end,
     pytestmark,
     serial,
     shoot,
@@ -89,7 +90,7 @@ def test_playing_a_whole_turn_at_1366x768_needs_no_scrolling(page: Any) -> None:
 
 def test_the_past_is_looked_at_not_changed(page: Any, voila: Voila) -> None:
     start_game(page, "usa", seed=23)
-    click_and_settle(page, "button.ttr-play-to-end")
+    play_to_end(page)
     total = total_moves(page)
     assert total > 50
     click_and_settle(page, "button.ttr-first")
@@ -116,7 +117,7 @@ def test_the_past_is_looked_at_not_changed(page: Any, voila: Voila) -> None:
 
 def test_clicking_the_move_slider_track_jumps_there(page: Any) -> None:
     start_game(page, "usa", seed=24)
-    click_and_settle(page, "button.ttr-play-to-end")
+    play_to_end(page)
     total = total_moves(page)
     track = page.locator(".ttr-history .noUi-target, .ttr-history .slider-container").first
     box = track.bounding_box()
@@ -134,7 +135,7 @@ def test_clicking_the_move_slider_track_jumps_there(page: Any) -> None:
 
 def test_the_end_screen_explains_the_score_beside_the_board(page: Any) -> None:
     start_game(page, "usa", seed=25)
-    click_and_settle(page, "button.ttr-play-to-end")
+    play_to_end(page)
     at_width(page, 1366, 768)
     assert page.evaluate(JS_IN_VIEW, ".ttr-winner"), "the winner is not in view"
     result = page.locator(".ttr-result").inner_text()

@@ -30,6 +30,7 @@ from browser import (
     keep_tickets,
     no_errors,
     page,
+    play_to_end,
     pytestmark,
     shoot,
     start_game,
@@ -224,7 +225,7 @@ def test_germany_at_a_laptop_and_a_phone_width(page: Any) -> None:
 
 def test_the_end_screen_shows_the_majorities(page: Any) -> None:
     germany_shown(page)
-    click_and_settle(page, "button.ttr-play-to-end")
+    play_to_end(page)
     result = page.locator(".ttr-result").inner_text()
     assert "wins" in result or "Shared victory" in result
     assert "Passenger majorities" in result and "who scores" in result

@@ -27,6 +27,7 @@ from browser import (
     keep_tickets,
     no_errors,
     page,
+    play_to_end,
     pytestmark,
     shoot,
     start_game,
@@ -221,7 +222,7 @@ def test_a_game_of_maerklin_in_the_browser(page: Any) -> None:
     no_errors(page)
 
     # The end screen shows merchandise and the most-tickets bonus.
-    click_and_settle(page, "button.ttr-play-to-end")
+    play_to_end(page)
     result = page.locator(".ttr-result").inner_text()
     assert "wins" in result or "Shared victory" in result
     assert "Merchandise" in result and "Most completed tickets" in result

@@ -625,3 +625,32 @@ def test_the_turn_log_follows_the_move_looked_at(app: GameApp) -> None:
     assert "35 earlier moves" in log
     app.go_to(total)
     assert f"<li value='{total}' class='ttr-latest'>" in app.log_html.value
+
+
+def test_play_to_end_asks_before_playing_a_human_seat(app: GameApp) -> None:
+    keep_all(app)
+    moves = len(app.game.history)
+    app.bot_panel.to_end_button.click()
+    assert app.prompt.is_open and len(app.game.history) == moves  # nothing played yet
+    question = html.unescape(app.prompt.question.value)
+    assert "the greedy bot plays Ann's too" in question and "only the bots" in question
+    app.prompt.close()  # Cancel: nothing happens
+    assert len(app.game.history) == moves
+    app.act(DrawBlind())
+    app.act(DrawBlind())
+    app.bot_panel.to_end_button.click()
+    app.prompt.choose(1)  # only the bots: they stop at Ann's turn
+    assert app.human_to_move() and not app.view.is_over
+    app.bot_panel.to_end_button.click()
+    app.prompt.choose(0)  # every seat, Ann's too
+    assert app.view.is_over
+    assert re.search(
+        r"Bots made \d+ moves \(\d+ for Ann, played by the greedy bot\)", app.status.value
+    )
+
+
+def test_play_to_end_with_bots_only_asks_nothing() -> None:
+    app = GameApp(map_name="usa", players=2, seats=["greedy", "greedy"], seed=4, auto_bots=False)
+    app.bot_panel.to_end_button.click()
+    assert not app.prompt.is_open and app.view.is_over
+    assert "played by the greedy bot" not in app.status.value

@@ -475,8 +475,33 @@ class GameApp:
         """Let the bots play until a human is to move (or the game ends)."""
         return self._run_bots(lambda game: not self.is_human(game.current_player), "my turn")
 
+    def request_play_to_end(self) -> None:
+        """*Play to the end*: with a human seat still to play, ask first, saying that the
+        greedy bot would play it (every choice of it) or that only the bots can move."""
+        game = self.game
+        humans = [
+            name for seat, name in enumerate(game.names if game else []) if self.is_human(seat)
+        ]
+        if game is None or game.is_over or self.position < self.total_moves or not humans:
+            self.play_to_end()
+            return
+        who = " and ".join(humans)
+        self.prompt.ask(
+            f"Play to the end? The bots play their seats and the greedy bot plays {who}'s "
+            f"too: every move still to come, tickets kept and other choices included. Or let "
+            f"only the bots move, up to {who}'s next turn.",
+            [
+                (f"Play every seat to the end, {who}'s too", self.play_to_end),
+                ("Only the bots: stop at the next human turn", self.bots_until_human),
+            ],
+            lambda then: then(),
+            ok_label="Go",
+            cancel_label="Cancel",
+        )
+
     def play_to_end(self) -> int:
-        """Bots play every seat, the humans' too, until the game is over."""
+        """Bots play every seat, the humans' too (the greedy bot plays those), until the
+        game is over."""
         autopilot = bot_kinds.make_bot("greedy", 12345)
         return self._run_bots(lambda _game: True, "the end", autopilot)
 
@@ -489,18 +514,26 @@ class GameApp:
         self.stop_bots()
         game = self.game
         moves = 0
+        for_humans = [0] * len(game.names)  # moves the autopilot made for each human
         while not game.is_over and keep_going(game) and moves < MAX_BOT_ACTIONS:
-            bot = self.bots.get(game.current_player) or autopilot
+            seat = game.current_player
+            bot = self.bots.get(seat) or autopilot
             if bot is None:
                 break
             game.apply(self._bot_move(bot, game))
             moves += 1
+            if seat not in self.bots:
+                for_humans[seat] += 1
         if moves:
             self.dropped_moves = []
         self.position = len(game.history)
         self._view_cache = None
         self.store.follow(game)
-        self.refresh(f"Bots made {count(moves, 'move')} to reach {goal}.", with_hint=True)
+        played = [f"{n} for {name}" for n, name in zip(for_humans, game.names, strict=True) if n]
+        by_greedy = f" ({', '.join(played)}, played by the greedy bot)" if played else ""
+        self.refresh(
+            f"Bots made {count(moves, 'move')}{by_greedy} to reach {goal}.", with_hint=True
+        )
         return moves
 
     def stop_bots(self) -> None:

@@ -177,9 +177,13 @@ class BotPanel:
         self.to_end_button = button(
             "Play to the end",
             "ttr-play-to-end",
-            tooltip="Bots play every seat, yours too, until the game ends",
+            tooltip="Bots play until the game ends (it asks first whether yours is played too)",
         )
-        self.to_end_button.on_click(guard(lambda _b: app.play_to_end()))
+        self.to_end_button.on_click(guard(lambda _b: app.request_play_to_end()))
+        self._tips = {
+            b.description: b.tooltip
+            for b in (self.step_button, self.until_me_button, self.to_end_button)
+        }
         self.auto = widgets.Checkbox(
             value=auto_bots,
             description=f"Bots move on their own ({BOT_DELAY_MS / 1000:.1f} s per move)",
@@ -225,4 +229,4 @@ class BotPanel:
         self.to_end_button.disabled = not live
         reason = "You are looking at an earlier move" if shown.in_past else ""
         for control in (self.step_button, self.until_me_button, self.to_end_button):
-            control.tooltip = reason or control.description
+            control.tooltip = reason or self._tips[control.description]
