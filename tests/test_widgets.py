@@ -401,10 +401,16 @@ def test_the_end_screen_explains_the_score(app: GameApp) -> None:
     assert "wins" in page or "Shared victory" in page
     assert html.escape(result["ended_by"]) in page
     assert "longest trail" in page and "completed" in page and "missed" in page
-    for seat, player in enumerate(app.view.state.players):  # the bots' tickets are revealed
+    for player in app.view.state.players:  # the bots' tickets are revealed
         for ticket in player.tickets:
             assert html.escape(panels.ticket_text(app.map, ticket)) in page
-        assert f"{app.view.rules.longest_paths(app.view.state)[seat]}</td></tr>" in page
+    # A row per part of the score, a column per player; USA scores the longest trail.
+    trail = re.search(r"<th>longest trail \(spaces\)</th>(.*?)</tr>", page).group(1)
+    lengths = [int(n) for n in re.findall(r">(-?\d+)</td>", trail)]
+    assert lengths == app.view.rules.longest_paths(app.view.state)
+    total = re.search(r"<tr class='ttr-total'><th>total</th>(.*?)</tr>", page).group(1)
+    totals = [int(n) for n in re.findall(r">(-?\d+)</td>", total)]
+    assert totals == [row["total"] for row in app.view.result()["scores"]]
     assert app.bot_panel.to_end_button.disabled
 
 

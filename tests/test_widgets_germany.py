@@ -208,10 +208,15 @@ def test_the_end_screen_shows_the_majorities_and_the_globetrotter() -> None:
     result = app.result_html.value
     seen = text(result)
     assert "Passenger majorities" in seen and "Globetrotter" in seen
-    rows = {
-        m.group(1): text(m.group(2))
-        for m in re.finditer(r"<tr data-colour='(\w+)'>(.*?)</tr>", result)
+    rows = {  # a colour's counts, and who scores on the line under them
+        m.group(1): text(m.group(2) + " " + m.group(3))
+        for m in re.finditer(
+            r"<tr data-colour='(\w+)'[^>]*>(.*?)</tr><tr class='ttr-more' data-scores='\1'>"
+            r"(.*?)</tr>",
+            result,
+        )
     }
+    assert len(rows) == 6
     assert "Ada 20; Ben and Cleo 10 (tied second)" in rows["red"]
     assert "tied for most: Ada and Ben 20 each, so nobody scores 10" in rows["black"]
     assert "Cleo 20; nobody else holds one" in rows["green"]

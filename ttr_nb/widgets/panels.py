@@ -31,6 +31,16 @@ APP_CSS = """
 .ttr-table th, .ttr-table td { padding: 3px 8px; border-bottom: 1px solid #ddd3bd;
   text-align: left; }
 .ttr-table tr.ttr-current td { background: #fff4c2; font-weight: bold; }
+.ttr-table .ttr-won { background: #fff4c2; }
+.ttr-table tr.ttr-total th, .ttr-table tr.ttr-total td { font-weight: bold; font-size: 1.1em;
+  border-top: 2px solid #8a7b52; }
+.ttr-table tr.ttr-aside th, .ttr-table tr.ttr-aside td { color: #5b5140; font-weight: normal; }
+.ttr-final-scores th { font-weight: normal; }
+.ttr-final-scores tr:first-child th { font-weight: bold; overflow-wrap: anywhere; }
+.ttr-players td.ttr-who { overflow-wrap: anywhere; }
+.ttr-kind { font-size: 12px; font-weight: normal; }
+/* A table fits its panel; a sideways scroll (very long names) shows its scrollbar. */
+.ttr-fit { max-width: 100%; overflow-x: auto; }
 .ttr-table td.ttr-num, .ttr-table th.ttr-num { text-align: right; }
 .ttr-table tr.ttr-has-more td { border-bottom: none; }
 .ttr-table tr.ttr-more td { padding-top: 0; font-weight: normal; }
@@ -98,6 +108,14 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
 .ttr-past { background: #eef2ff; border: 1px solid #9fb0e8; border-radius: 6px;
   padding: 6px 10px; font-size: 14px; }
 .ttr-prompt { border: 2px solid #1a5fb4 !important; background: #f3f8ff !important; }
+/* A long answer wraps under its own text, its radio beside its first line (ipywidgets gives
+   each answer one fixed-height line, so wrapped answers overlapped the next one). */
+.ttr-prompt-choices, .ttr-prompt-choices .widget-radio-box { width: 100% !important;
+  height: auto !important; }
+.ttr-prompt-choices .widget-radio-box label { display: flex; align-items: flex-start;
+  height: auto; line-height: 1.35; padding: 3px 0; white-space: normal; cursor: pointer; }
+.ttr-prompt-choices .widget-radio-box input { float: none; flex: 0 0 auto; height: 1.35em;
+  order: -1; margin: 0 8px 0 1px; }
 .ttr-bad-note { color: #a61b12; font-size: 14px; font-weight: bold; }
 .ttr-good-note { color: #1d6b1d; font-size: 14px; }
 .ttr-result h4 { margin: 8px 0 2px 0; font-size: 14px; }
@@ -243,8 +261,9 @@ def scores_html(
 ) -> str:
     """The players' table: points, pieces, cards, tickets, routes.
 
-    A variant's ``extra_columns`` (title, HTML per player) go on a line under each
-    player's row: the play column has no room for more columns.
+    Each player's seat kind (human, greedy bot) is under their name, and a variant's
+    ``extra_columns`` (title, HTML per player) go on a line under their row: the play
+    column has no room for more columns.
     """
     state = game.state
     scores = game.scores()
@@ -257,8 +276,9 @@ def scores_html(
         pieces = "<br>".join(pieces_text({piece: n}) for piece, n in player.pieces.items())
         rows.append(
             f"<tr class='{cls.strip()}'>"
-            f"<td>{'▶ ' if current else ''}{player_chip(seat)}{html.escape(player.name)}</td>"
-            f"<td>{kind_text}</td>"
+            f"<td class='ttr-who'>{'▶ ' if current else ''}{player_chip(seat)}"
+            f"{html.escape(player.name)}<br><span class='ttr-note ttr-kind'>{kind_text}"
+            "</span></td>"
             f"<td class='ttr-num'>{scores[seat]['total']}</td>"
             f"<td>{pieces}</td>"
             f"<td class='ttr-num'>{player.hand_size}</td>"
@@ -273,10 +293,10 @@ def scores_html(
                 for title, values in extra_columns
             )
             more_cls = "ttr-more" + (" ttr-current" if current else "")
-            rows.append(f"<tr class='{more_cls}'><td colspan='7'>{items}</td></tr>")
+            rows.append(f"<tr class='{more_cls}'><td colspan='6'>{items}</td></tr>")
     return (
-        "<h3>Players</h3><div style='overflow-x:auto'><table class='ttr-table'><tr>"
-        "<th>player</th><th>seat</th><th class='ttr-num'>points</th><th>pieces left</th>"
+        "<h3>Players</h3><div class='ttr-fit'><table class='ttr-table ttr-players'><tr>"
+        "<th>player</th><th class='ttr-num'>points</th><th>pieces left</th>"
         "<th class='ttr-num'>cards</th><th class='ttr-num'>tickets</th>"
         "<th class='ttr-num'>routes</th></tr>" + "".join(rows) + "</table></div>"
     )
@@ -434,24 +454,36 @@ def result_html(
     names = [p.name for p in state.players]
     rows = result["scores"]
     components = [k for k in rows[0] if k != "total"] + ["total"]
+    # One column per player and one row per part of the score, the total last: however
+    # many parts a variant scores, the table keeps its width (the players') and the
+    # total stays in view.
+    won = [seat in result["winners"] for seat in range(len(rows))]
     head = "".join(
-        f"<th class='ttr-num'>{html.escape(COMPONENT_NAMES.get(c, c.replace('_', ' ')))}</th>"
-        for c in components
+        f"<th class='ttr-num{' ttr-won' if won[seat] else ''}'>{'★ ' if won[seat] else ''}"
+        f"{player_chip(seat)}{html.escape(names[seat])}</th>"
+        for seat in range(len(rows))
     )
-    # The trail lengths only where they score (their bonus decides): elsewhere a
-    # "longest trail" column would look like part of the score.
-    trails = game.rules.longest_paths(state) if scores_longest_trail(game) else None
-    body = []
-    for seat, row in enumerate(rows):
-        cells = "".join(f"<td class='ttr-num'>{row.get(c, 0)}</td>" for c in components)
-        if trails is not None:
-            cells += f"<td class='ttr-num'>{trails[seat]}</td>"
-        won = seat in result["winners"]
-        body.append(
-            f"<tr class='{'ttr-current' if won else ''}'>"
-            f"<td>{'★ ' if won else ''}{player_chip(seat)}{html.escape(names[seat])}</td>"
-            f"{cells}</tr>"
+
+    def line(title: str, values: Sequence[Any], cls: str = "") -> str:
+        cells = "".join(
+            f"<td class='ttr-num{' ttr-won' if won[seat] else ''}'>{value}</td>"
+            for seat, value in enumerate(values)
         )
+        return f"<tr class='{cls}'><th>{html.escape(title)}</th>{cells}</tr>"
+
+    body = [
+        line(
+            COMPONENT_NAMES.get(c, c.replace("_", " ")),
+            [row.get(c, 0) for row in rows],
+            "ttr-total" if c == "total" else "",
+        )
+        for c in components
+    ]
+    # The trail lengths only where they score (their bonus decides): elsewhere a
+    # "longest trail" row would look like part of the score.
+    trails = game.rules.longest_paths(state) if scores_longest_trail(game) else None
+    if trails is not None:
+        body.append(line("longest trail (spaces)", trails, "ttr-aside"))
     winners = [names[i] for i in result["winners"]]
     decided = result["decided_by"]
     if decided == "shared victory":
@@ -482,9 +514,8 @@ def result_html(
     return (
         f"<div class='ttr-result'><div class='ttr-winner'>{html.escape(headline)}</div>"
         f"<div class='ttr-note'>{html.escape(result['ended_by'])}</div>"
-        f"<div style='overflow-x:auto'><table class='ttr-table'><tr><th>player</th>{head}"
-        + ("<th class='ttr-num'>longest trail</th>" if trails is not None else "")
-        + f"</tr>{''.join(body)}</table></div>"
+        f"<div class='ttr-fit'><table class='ttr-table ttr-final-scores'><tr><th></th>{head}"
+        f"</tr>{''.join(body)}</table></div>"
         + (
             "<div class='ttr-note'>Each player's longest continuous trail is outlined on the "
             "board in their colour.</div>"

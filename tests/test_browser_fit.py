@@ -1,0 +1,180 @@
+"""Everything fits where it is shown, in Chromium, on a laptop (1366×768) and a phone
+(390 px wide): questions with long answers, score tables, the map list, the stepping
+buttons, and the tall boards (Germany, Märklin) beside what the player acts on.
+
+Positions are played by the engine here (greedy bots, seeded) and loaded through the
+app's own *Load from text*, so one page visits them all. Screenshots go to
+``test-artifacts/fit-*.png``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+from browser import (
+    VIEWPORT,
+    WAIT_MS,
+    at_width,
+    click_and_wait_moves,
+    confirm_if_asked,
+    context,
+    no_errors,
+    page,
+    pytestmark,
+    serial,
+    status,
+    voila,
+    window_shot,
+)
+
+from ttr_nb import ClaimRoute, Game, new_game
+from ttr_nb.bots import make_bot
+
+__all__ = ["context", "page", "pytestmark", "voila"]  # fixtures used by name
+
+LAPTOP = (1366, 768)
+PHONE = (390, 844)
+
+# Text of tables and table lines that reaches past the right edge of its panel (or of the
+# window), and boxes that scroll sideways: what a reader cannot see without scrolling.
+JS_CUT_OFF = """
+(selector) => {
+  const cut = [];
+  for (const panel of document.querySelectorAll(selector)) {
+    if (panel.offsetParent === null) continue;
+    const edge = Math.min(panel.getBoundingClientRect().right,
+                          document.documentElement.clientWidth);
+    for (const el of panel.querySelectorAll('th, td, .ttr-more-item, .ttr-chip')) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.right > edge + 1)
+        cut.push((el.innerText || '').trim().slice(0, 30) || el.className);
+    }
+    for (const el of [panel, ...panel.querySelectorAll('*')]) {
+      if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
+        cut.push('sideways scroll in ' + el.className);
+    }
+  }
+  return cut;
+}
+"""
+
+# Each answer of the app's question: its box, its radio's box, and whether a click at the
+# radio's centre lands on that radio.
+JS_ANSWERS = """
+() => [...document.querySelectorAll('.ttr-prompt-choices .widget-radio-box label')].map(l => {
+  const r = l.getBoundingClientRect();
+  const input = l.querySelector('input');
+  const i = input.getBoundingClientRect();
+  const x = i.left + i.width / 2, y = i.top + i.height / 2;
+  return {text: l.innerText.trim(), top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+          rtop: i.top, rbottom: i.bottom, rwidth: i.width, x: x, y: y,
+          hit: document.elementFromPoint(x, y) === input};
+})
+"""
+
+
+# ---------------------------------------------------------------- positions
+def greedy_until(game: Game, done: Any) -> Game:
+    """Greedy bots play every seat until ``done(game)`` (or the game ends)."""
+    bots = [make_bot("greedy", seat) for seat in range(len(game.names))]
+    while not game.is_over and not done(game):
+        game.apply(bots[game.current_player].choose(game))
+    return game
+
+
+@cache
+def finished(map_name: str) -> str:
+    """A whole game of greedy bots, saved."""
+    game = greedy_until(new_game(map_name, players=3, seed=5), lambda _g: False)
+    return game.to_json()
+
+
+def placement_choice(game: Game) -> int | None:
+    """A route the player to move may claim placing a passenger on either end, or none."""
+    if game.current_player != 0 or game.state.pending or game.phase != "play":
+        return None
+    ways: dict[tuple[int, Any], int] = {}
+    for action in game.legal_actions():
+        if isinstance(action, ClaimRoute):
+            key = (action.route, action.cards)
+            ways[key] = ways.get(key, 0) + 1
+    return next((route for (route, _), n in ways.items() if n == 3), None)
+
+
+@cache
+def maerklin_placement() -> tuple[str, int]:
+    game = greedy_until(
+        new_game("maerklin", players=2, seed=1), lambda g: placement_choice(g) is not None
+    )
+    return game.to_json(), placement_choice(game)
+
+
+def load_position(page: Any, text: str) -> None:
+    """Load a save through the app's *Load from text* (asking first over a game)."""
+    files = page.locator(".ttr-extras").get_by_text("Save and load", exact=True)
+    if not page.locator(".ttr-save-text textarea").is_visible():
+        files.click()
+    page.locator(".ttr-save-text textarea").fill(text)
+    before = serial(page)
+    page.locator("button.ttr-load-text").click()
+    confirm_if_asked(page, before, "Load the text box")
+    assert "Loaded" in status(page), status(page)
+    files.click()  # fold it away again
+
+
+# --------------------------------------------------------------------- tests
+def test_a_long_answer_wraps_beside_its_own_radio_and_its_radio_picks_it(page: Any) -> None:
+    """Märklin's passenger question at 1366×768: each answer on its own lines, its radio
+    beside it, and a click on a radio picks that answer."""
+    text, route = maerklin_placement()
+    at_width(page, *LAPTOP)
+    load_position(page, text)
+    game = Game.from_json(text)
+    label = f"{game.map.route_label(game.map.route_by_id[route])} #{route}"
+    page.locator(".ttr-route-picker select").select_option(label=label)
+    page.wait_for_function(
+        "() => document.querySelector('button.ttr-claim') && "
+        "!document.querySelector('button.ttr-claim').disabled",
+        timeout=WAIT_MS,
+    )
+    page.locator("button.ttr-claim").click()
+    page.locator(".ttr-prompt-choices").wait_for(state="visible", timeout=WAIT_MS)
+    page.locator(".ttr-prompt").scroll_into_view_if_needed()
+    answers = page.evaluate(JS_ANSWERS)
+    window_shot(page, "fit-placement-question-1366.png")
+    assert len(answers) == 3 and answers[2]["text"] == "No passenger"
+    for before, after in zip(answers, answers[1:], strict=False):
+        assert before["bottom"] <= after["top"] + 1, f"{before['text']!r} overlaps the next"
+    for i, answer in enumerate(answers):
+        assert answer["rwidth"] > 0, f"no radio for {answer['text']!r}"
+        assert answer["top"] - 1 <= answer["rtop"] and answer["rbottom"] <= answer["bottom"] + 1
+        assert answer["hit"], f"the radio of {answer['text']!r} is covered"
+        page.mouse.click(answer["x"], answer["y"])
+        checked = page.evaluate(
+            "() => document.querySelector('.ttr-prompt-choices input:checked').value"
+        )
+        assert checked == str(i), f"the radio beside {answer['text']!r} picked answer {checked}"
+    city = answers[1]["text"].split(" (")[0].removeprefix("Place a passenger on ")
+    page.mouse.click(answers[1]["x"], answers[1]["y"])
+    click_and_wait_moves(page, "button.ttr-prompt-ok")
+    assert f"placing a passenger in {city}" in status(page)
+    no_errors(page)
+
+
+@pytest.mark.parametrize("map_name", ["germany", "maerklin", "world", "usa"])
+def test_score_tables_fit_a_laptop_and_a_phone(page: Any, map_name: str) -> None:
+    """The end screen (its total above all) and the players' table, every column and
+    every line under a player, inside their panels with no hidden sideways scroll."""
+    load_position(page, finished(map_name))
+    for width, height in (LAPTOP, PHONE):
+        at_width(page, width, height)
+        for panel in (".ttr-result", ".ttr-scores"):
+            page.locator(panel).scroll_into_view_if_needed()
+            cut = page.evaluate(JS_CUT_OFF, panel)
+            window_shot(page, f"fit-{map_name}-{panel[5:]}-{width}.png")
+            assert not cut, f"{map_name} at {width} px: cut off in {panel}: {cut}"
+        total = page.locator(".ttr-final-scores tr.ttr-total td").last.bounding_box()
+        assert total and total["x"] + total["width"] <= width, "the total is out of view"
+    page.set_viewport_size(VIEWPORT)
