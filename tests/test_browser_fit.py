@@ -156,8 +156,10 @@ def test_a_long_answer_wraps_beside_its_own_radio_and_its_radio_picks_it(page: A
             "() => document.querySelector('.ttr-prompt-choices input:checked').value"
         )
         assert checked == str(i), f"the radio beside {answer['text']!r} picked answer {checked}"
+        page.wait_for_timeout(200)  # as a person clicks: each choice reaches the kernel
     city = answers[1]["text"].split(" (")[0].removeprefix("Place a passenger on ")
     page.mouse.click(answers[1]["x"], answers[1]["y"])
+    page.wait_for_timeout(300)
     click_and_wait_moves(page, "button.ttr-prompt-ok")
     assert f"placing a passenger in {city}" in status(page)
     no_errors(page)
