@@ -17,19 +17,22 @@ from browser import (
     VIEWPORT,
     WAIT_MS,
     at_width,
+    click_and_settle,
     click_and_wait_moves,
     confirm_if_asked,
     context,
     no_errors,
+    open_new_game_panel,
     page,
     pytestmark,
     serial,
     status,
+    total_moves,
     voila,
     window_shot,
 )
 
-from ttr_nb import ClaimRoute, Game, new_game
+from ttr_nb import ClaimRoute, Game, available_maps, new_game
 from ttr_nb.bots import make_bot
 
 __all__ = ["context", "page", "pytestmark", "voila"]  # fixtures used by name
@@ -72,6 +75,49 @@ JS_ANSWERS = """
           rtop: i.top, rbottom: i.bottom, rwidth: i.width, x: x, y: y,
           hit: document.elementFromPoint(x, y) === input};
 })
+"""
+
+
+# Each entry of a list (a <select>): its text's width and the room the list gives it.
+JS_SELECT_OPTIONS = """
+(selector) => {
+  const select = document.querySelector(selector);
+  const style = getComputedStyle(select);
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const room = select.clientWidth - parseFloat(style.paddingLeft)
+    - parseFloat(style.paddingRight);
+  const right = select.getBoundingClientRect().right;
+  return [...select.options].map(o => ({text: o.text, width: ctx.measureText(o.text).width,
+                                        room: room, right: right}));
+}
+"""
+
+# Is the element what a tap at its centre reaches (not something drawn over it, nor
+# clipped away)? The page is scrolled beforehand; scrolling here would scroll a clipping
+# box to the element and hide the fault.
+JS_REACHED = """
+(selector) => {
+  const el = document.querySelector(selector);
+  if (!el || el.offsetParent === null) return false;
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return hit !== null && (hit === el || el.contains(hit));
+}
+"""
+
+# Boxes from the element up to its panel whose content is taller or wider than they show.
+JS_CLIPPED_TEXT = """
+(selector) => {
+  const out = [];
+  let el = document.querySelector(selector);
+  while (el && !el.classList.contains('ttr-panel')) {
+    if (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1)
+      out.push(el.className.slice(0, 60));
+    el = el.parentElement;
+  }
+  return out;
+}
 """
 
 
@@ -179,4 +225,48 @@ def test_score_tables_fit_a_laptop_and_a_phone(page: Any, map_name: str) -> None
             assert not cut, f"{map_name} at {width} px: cut off in {panel}: {cut}"
         total = page.locator(".ttr-final-scores tr.ttr-total td").last.bounding_box()
         assert total and total["x"] + total["width"] <= width, "the total is out of view"
+    page.set_viewport_size(VIEWPORT)
+
+
+def test_every_map_name_fits_the_map_list(page: Any) -> None:
+    """Each entry of the map list reads whole, on a laptop and on a phone (Märklin's was
+    cut to "Märklin (stand-in board, city colo…")."""
+    open_new_game_panel(page)
+    for width, height in (LAPTOP, PHONE):
+        at_width(page, width, height)
+        entries = page.evaluate(JS_SELECT_OPTIONS, ".ttr-map select")
+        window_shot(page, f"fit-map-list-{width}.png")
+        assert len(entries) == len(available_maps())
+        for entry in entries:
+            assert entry["width"] <= entry["room"], f"cut at {width} px: {entry['text']!r}"
+            assert entry["right"] <= width
+    page.locator(".ttr-map select").select_option(index=1)  # Märklin: its stand-ins, in full
+    page.wait_for_function(
+        "() => document.querySelector('.ttr-map-note').innerText.includes('stand-in board')",
+        timeout=WAIT_MS,
+    )
+    page.locator(".ttr-new-game").get_by_text("New game: map, players, seed").click()
+    page.set_viewport_size(VIEWPORT)
+
+
+def test_the_stepping_buttons_and_the_log_are_reachable_on_a_phone(page: Any) -> None:
+    """At 390 px: every stepping button is the thing a tap at its centre reaches, the
+    "N moves so far" line is whole, and *Save and load* stays below the turn log."""
+    load_position(page, finished("usa"))
+    at_width(page, *PHONE)
+    page.locator(".ttr-stepping").scroll_into_view_if_needed()
+    window_shot(page, "fit-stepping-390.png")
+    for control in ("ttr-first", "ttr-back", "ttr-forward", "ttr-last", "ttr-replay"):
+        assert page.evaluate(JS_REACHED, f"button.{control}"), f"{control} is covered"
+    assert page.evaluate(JS_REACHED, ".ttr-replay-speed select"), "the speed list is covered"
+    note = page.evaluate(JS_CLIPPED_TEXT, ".ttr-history-note")
+    assert not note, f"the moves line is clipped: {note}"
+    log = page.locator(".ttr-log").bounding_box()
+    extras = page.locator(".ttr-extras").bounding_box()
+    assert log["y"] + log["height"] <= extras["y"] + 1, "Save and load covers the turn log"
+    # A tap on Back, then on Forward, steps (no tap lands on Replay instead).
+    total = total_moves(page)
+    click_and_settle(page, "button.ttr-back")
+    click_and_settle(page, "button.ttr-forward")
+    assert "Showing the latest move." in status(page) and total_moves(page) == total
     page.set_viewport_size(VIEWPORT)

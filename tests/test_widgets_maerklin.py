@@ -59,7 +59,12 @@ def test_maerklin_has_its_own_presentation_built_on_germanys(app: GameApp) -> No
 
 def test_map_picker_and_about_say_which_facts_are_stand_ins(app: GameApp) -> None:
     label = next(label for label, value in app.setup.map_picker.options if value == "maerklin")
-    assert label == "Märklin (stand-in board, city colours, tickets, countries: see About this map)"
+    assert label == "Märklin (stand-ins)"  # short enough for a phone; in full under the list
+    app.setup.map_picker.value = "maerklin"
+    assert (
+        "Märklin: stand-in board, city colours, tickets, countries (see About this map)."
+        in text(app.setup.map_note.value)
+    )
     about = text(app.about_html.value)
     assert "Stand-ins (placeholders for facts not found)" in about
     assert "The board is a stand-in" in about and "City colours are stand-ins" in about

@@ -88,9 +88,11 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
 @media (max-width: 900px) {
   .ttr-main { flex-flow: column nowrap !important; align-items: stretch; }
   .ttr-left { display: contents !important; }
-  .ttr-board-column { order: 1; }
+  /* In one column a flex basis is a height: every part keeps its own height (a basis of
+     320px squeezed the history onto the stepping buttons and under Save and load). */
+  .ttr-board-column { order: 1; flex: 0 0 auto !important; }
   .ttr-play-column { order: 2; min-width: 0 !important; flex: 0 0 auto !important; }
-  .ttr-history-column { order: 3; }
+  .ttr-history-column { order: 3; flex: 0 0 auto !important; }
 }
 .ttr-face-up-row, .ttr-deck-row { flex-flow: row wrap !important; }
 .ttr-play-column .ttr-table th, .ttr-play-column .ttr-table td { padding: 3px 5px; }
