@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 from browser import (
+    JS_IN_VIEW,
+    JS_SCROLL_TOP,
     VIEWPORT,
     WAIT_MS,
     at_width,
@@ -34,6 +36,7 @@ from browser import (
 
 from ttr_nb import ClaimRoute, Game, available_maps, new_game
 from ttr_nb.bots import make_bot
+from ttr_nb.rules.maerklin import MovePassenger
 
 __all__ = ["context", "page", "pytestmark", "voila"]  # fixtures used by name
 
@@ -270,3 +273,64 @@ def test_the_stepping_buttons_and_the_log_are_reachable_on_a_phone(page: Any) ->
     click_and_settle(page, "button.ttr-forward")
     assert "Showing the latest move." in status(page) and total_moves(page) == total
     page.set_viewport_size(VIEWPORT)
+
+
+@cache
+def germany_midgame() -> str:
+    """Germany after 60 moves of greedy bots, the human (seat 0) to move."""
+    game = greedy_until(new_game("germany", players=3, seed=4), lambda g: len(g.history) >= 60)
+    game = greedy_until(game, lambda g: g.current_player == 0 and not g.state.pending)
+    return game.to_json()
+
+
+@cache
+def maerklin_journeys() -> str:
+    """Märklin, the human to move with a passenger that can travel several ways."""
+
+    def ready(game: Game) -> bool:
+        if game.current_player != 0 or game.state.pending or len(game.history) < 40:
+            return False
+        return sum(isinstance(a, MovePassenger) for a in game.legal_actions()) >= 3
+
+    return greedy_until(new_game("maerklin", players=2, seed=4), ready).to_json()
+
+
+def test_a_tall_board_fills_a_laptops_height_beside_the_game(page: Any) -> None:
+    """Germany at 1366×768: the whole board in the window, as tall as the window allows
+    (it was a 375 px column reaching below the fold), the turn log filling the room
+    beside it, the cards beside it too."""
+    at_width(page, *LAPTOP)
+    load_position(page, germany_midgame())
+    page.evaluate(JS_SCROLL_TOP)
+    window_shot(page, "fit-germany-1366.png")
+    board = page.locator(".ttr-board-canvas canvas").bounding_box()
+    assert board["y"] >= 0 and board["y"] + board["height"] <= LAPTOP[1], "board cut off"
+    assert board["height"] >= 0.85 * LAPTOP[1], f"the board is {board['height']:.0f} px tall"
+    log = page.locator(".ttr-log-box").bounding_box()
+    assert log["x"] >= board["x"] + board["width"], "the log is not beside the board"
+    assert log["y"] + log["height"] >= board["y"] + board["height"] - 80, "room left empty"
+    assert page.evaluate(JS_IN_VIEW, ".ttr-cards"), "the cards are not beside the board"
+
+
+def test_a_journey_and_its_panel_are_on_screen_together(page: Any) -> None:
+    """Märklin at 1366×768: with *Move a passenger* in view, the whole board (with the
+    journey drawn) is in view too; its lists show whole city names and the points."""
+    at_width(page, *LAPTOP)
+    load_position(page, maerklin_journeys())
+    page.locator(".ttr-journey-picker").scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    window_shot(page, "fit-maerklin-journey-1366.png")
+    assert page.evaluate(JS_IN_VIEW, ".ttr-journeys"), "the panel is not in the window"
+    board = page.locator(".ttr-board-canvas canvas").bounding_box()
+    assert board["y"] >= 0 and board["y"] + board["height"] <= LAPTOP[1], "board out of view"
+    for entry in page.evaluate(JS_SELECT_OPTIONS, ".ttr-passenger-picker select"):
+        assert entry["width"] <= entry["room"], f"city cut: {entry['text']!r}"
+    shown = page.locator(".ttr-journey-picker select").input_value()
+    first = page.locator(".ttr-journey-picker select option").first.inner_text()
+    assert first.split(":")[0].endswith("points") and shown is not None  # points first
+    chosen = page.locator(".ttr-journey-chosen").inner_text()
+    assert chosen.startswith("Drawn on the board:") and first.replace("\xa0", " ") in (
+        chosen.replace("\xa0", " ")
+    )
+    page.evaluate(JS_SCROLL_TOP)
+    no_errors(page)

@@ -157,27 +157,27 @@ class GameApp:
         for i, title in enumerate(["Save and load", "About this map"]):
             extras.set_title(i, title)
         extras.selected_index = None
+        self.main = widgets.Box(
+            [
+                widgets.VBox([self.board_column, self.history_column], _dom_classes=["ttr-left"]),
+                self.play_column,
+            ],
+            _dom_classes=["ttr-main"],
+        )
         self.widget = widgets.VBox(
             [
                 widgets.HTML(panels.APP_CSS),
                 widgets.HTML(
                     "<div class='ttr-title'><b>Ticket to Ride: a teaching table</b> "
                     "<span class='ttr-note'>Unofficial teaching tool; Ticket to Ride is a "
-                    "trademark of Days of Wonder, which does not endorse it.</span></div>"
+                    "trademark of Days of Wonder, which does not endorse it.</span></div>",
+                    _dom_classes=["ttr-title-box"],
                 ),
                 self.key_html,
                 self.connection,
                 self.status,
                 self.new_game_box,
-                widgets.Box(
-                    [
-                        widgets.VBox(
-                            [self.board_column, self.history_column], _dom_classes=["ttr-left"]
-                        ),
-                        self.play_column,
-                    ],
-                    _dom_classes=["ttr-main"],
-                ),
+                self.main,
                 extras,
                 self.store,
             ],
@@ -303,13 +303,25 @@ class GameApp:
         self.board.set_map(game_map)
         # The column is as wide as the board is shown: beside a tall board (Germany's)
         # the history fills the room left, under a wide one it wraps below.
-        self.board_column.layout.width = f"min(100%, {self.board.shown_width})"
+        self.board_column.layout.width = self.board.shown_width  # at most 100% (APP_CSS)
+        # A board taller than wide gets the layout made for it (see APP_CSS): not a
+        # variant's choice, the board's shape.
+        width, height = self.board.size
+        if width < height:
+            self.widget.add_class("ttr-tall-board")
+        else:
+            self.widget.remove_class("ttr-tall-board")
         self.board.piece_painters[:] = [*self.ui.board_painters(), self._paint_trails]
         self.board.fact_providers[:] = self.ui.fact_providers()
         self.board.piece_hits[:] = self.ui.piece_hits()
         self.variant_box.children = tuple(self.ui.panels())
         self.variant_top_box.children = tuple(self.ui.top_panels())
-        self.key_html.value = f"<div class='ttr-note ttr-key-line'>{self.ui.colour_key()}</div>"
+        # Folded to one line: the board gets the height (the letters are on the board).
+        self.key_html.value = (
+            "<details class='ttr-note ttr-key-line'><summary>Key to the board: colour "
+            "letters, seat numbers and pieces</summary>"
+            f"{self.ui.colour_key()}</details>"
+        )
         self.position = len(game.history) if game else 0
         self.dropped_moves = []
         self._view_cache = None

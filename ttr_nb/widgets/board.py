@@ -642,7 +642,10 @@ class BoardWidget:
         # stays in view beside or under it). Clicks are scaled back in _on_dom_event.
         self.canvas.layout.width = "100%"
         self.canvas.layout.height = "auto"
-        fit = f"calc((100vh - {VIEWPORT_RESERVE_PX}px) * {width / height:.4f})"
+        # The page may keep less room above the board (the app's tall-board layout sets
+        # --ttr-board-reserve).
+        reserve = f"var(--ttr-board-reserve, {VIEWPORT_RESERVE_PX}px)"
+        fit = f"calc((100vh - {reserve}) * {width / height:.4f})"
         self.shown_width = f"min({width}px, {fit})"  # CSS: how wide the board is shown at most
         self.canvas_box.layout = widgets.Layout(
             width="100%", max_width=self.shown_width, min_width="240px"
