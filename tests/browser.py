@@ -379,9 +379,11 @@ def keep_tickets(page: Any) -> None:
 
 
 def play_to_end(page: Any) -> None:
-    """*Play to the end*, answering its question (asked while a human seat is still to
-    play) with "every seat, mine too"; the game is over after it."""
-    click_and_answer(page, "button.ttr-play-to-end", 0)
+    """*Play to the end*, answering its question (asked beside it while a human seat is
+    still to play) with "every seat, mine too"; the game is over after it."""
+    click_and_settle(page, "button.ttr-play-to-end")
+    if page.locator("button.ttr-end-all").is_visible():
+        click_and_settle(page, "button.ttr-end-all")
     assert "to reach the end" in status(page), status(page)
 
 

@@ -308,7 +308,7 @@ def test_a_tall_board_fills_a_laptops_height_beside_the_game(page: Any) -> None:
     assert board["height"] >= 0.85 * LAPTOP[1], f"the board is {board['height']:.0f} px tall"
     log = page.locator(".ttr-log-box").bounding_box()
     assert log["x"] >= board["x"] + board["width"], "the log is not beside the board"
-    assert log["y"] + log["height"] >= board["y"] + board["height"] - 80, "room left empty"
+    assert log["y"] + log["height"] >= board["y"] + board["height"] - 120, "room left empty"
     assert page.evaluate(JS_IN_VIEW, ".ttr-cards"), "the cards are not beside the board"
 
 
@@ -317,7 +317,11 @@ def test_a_journey_and_its_panel_are_on_screen_together(page: Any) -> None:
     journey drawn) is in view too; its lists show whole city names and the points."""
     at_width(page, *LAPTOP)
     load_position(page, maerklin_journeys())
-    page.locator(".ttr-journey-picker").scroll_into_view_if_needed()
+    page.evaluate(JS_SCROLL_TOP)  # loading scrolled the page down to Save and load
+    # As a learner scrolls the play column (its own scroller beside the board) down to it.
+    page.evaluate(
+        "() => document.querySelector('.ttr-journeys').scrollIntoView({block: 'nearest'})"
+    )
     page.wait_for_timeout(300)
     window_shot(page, "fit-maerklin-journey-1366.png")
     assert page.evaluate(JS_IN_VIEW, ".ttr-journeys"), "the panel is not in the window"

@@ -636,19 +636,23 @@ def test_the_turn_log_follows_the_move_looked_at(app: GameApp) -> None:
 def test_play_to_end_asks_before_playing_a_human_seat(app: GameApp) -> None:
     keep_all(app)
     moves = len(app.game.history)
-    app.bot_panel.to_end_button.click()
-    assert app.prompt.is_open and len(app.game.history) == moves  # nothing played yet
-    question = html.unescape(app.prompt.question.value)
+    bots = app.bot_panel
+    bots.to_end_button.click()
+    # Asked beside the button (it sits at the bottom of the play column), nothing played yet.
+    assert bots.asking_to_end and len(app.game.history) == moves
+    question = html.unescape(bots.end_question.value)
     assert "the greedy bot plays Ann's too" in question and "only the bots" in question
-    app.prompt.close()  # Cancel: nothing happens
-    assert len(app.game.history) == moves
+    assert "Answer under the bots' buttons" in html.unescape(app.status.value)
+    bots.end_cancel_button.click()  # nothing happens
+    assert not bots.asking_to_end and len(app.game.history) == moves
     app.act(DrawBlind())
     app.act(DrawBlind())
-    app.bot_panel.to_end_button.click()
-    app.prompt.choose(1)  # only the bots: they stop at Ann's turn
-    assert app.human_to_move() and not app.view.is_over
-    app.bot_panel.to_end_button.click()
-    app.prompt.choose(0)  # every seat, Ann's too
+    bots.to_end_button.click()
+    bots.end_bots_button.click()  # only the bots: they stop at Ann's turn
+    assert app.human_to_move() and not app.view.is_over and not bots.asking_to_end
+    bots.to_end_button.click()
+    assert bots.end_all_button.description == "Play every seat to the end, Ann's too"
+    bots.end_all_button.click()  # every seat, Ann's too
     assert app.view.is_over
     assert re.search(
         r"Bots made \d+ moves \(\d+ for Ann, played by the greedy bot\)", app.status.value
@@ -658,5 +662,5 @@ def test_play_to_end_asks_before_playing_a_human_seat(app: GameApp) -> None:
 def test_play_to_end_with_bots_only_asks_nothing() -> None:
     app = GameApp(map_name="usa", players=2, seats=["greedy", "greedy"], seed=4, auto_bots=False)
     app.bot_panel.to_end_button.click()
-    assert not app.prompt.is_open and app.view.is_over
+    assert not app.bot_panel.asking_to_end and app.view.is_over
     assert "played by the greedy bot" not in app.status.value

@@ -488,8 +488,9 @@ class GameApp:
         return self._run_bots(lambda game: not self.is_human(game.current_player), "my turn")
 
     def request_play_to_end(self) -> None:
-        """*Play to the end*: with a human seat still to play, ask first, saying that the
-        greedy bot would play it (every choice of it) or that only the bots can move."""
+        """*Play to the end*: with a human seat still to play, ask first (beside the button),
+        saying that the greedy bot would play it (every choice of it) or that only the bots
+        can move."""
         game = self.game
         humans = [
             name for seat, name in enumerate(game.names if game else []) if self.is_human(seat)
@@ -497,19 +498,8 @@ class GameApp:
         if game is None or game.is_over or self.position < self.total_moves or not humans:
             self.play_to_end()
             return
-        who = " and ".join(humans)
-        self.prompt.ask(
-            f"Play to the end? The bots play their seats and the greedy bot plays {who}'s "
-            f"too: every move still to come, tickets kept and other choices included. Or let "
-            f"only the bots move, up to {who}'s next turn.",
-            [
-                (f"Play every seat to the end, {who}'s too", self.play_to_end),
-                ("Only the bots: stop at the next human turn", self.bots_until_human),
-            ],
-            lambda then: then(),
-            ok_label="Go",
-            cancel_label="Cancel",
-        )
+        self.bot_panel.ask_to_end(humans)
+        self._set_status("Play to the end? Answer under the bots' buttons.")
 
     def play_to_end(self) -> int:
         """Bots play every seat, the humans' too (the greedy bot plays those), until the

@@ -96,17 +96,15 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
 }
 /* A tall board (Germany's) on a wide screen: the board takes the left edge from the top
    of the page, as tall as the window allows (with room for its hover line), the header,
-   the history and the play column beside it. The board and the history stay in the window
-   (sticky) while the play column scrolls past them, so a panel far down (Märklin's Move a
-   passenger) is seen beside the journey it draws. Sticky needs every box up to the page's
-   scroller to let it out (:has). */
+   the history and the play column beside it. The play column scrolls on its own, in the
+   window's height, so a panel far down (Märklin's Move a passenger) is seen beside the
+   journey it draws; the page itself scrolls only to the board's lists under it. */
 .ttr-app { --ttr-board-reserve: 175px; }
 @media (min-width: 1200px) {
-  .jp-OutputArea-child:has(.ttr-tall-board), .jp-OutputArea-output:has(.ttr-tall-board),
-  .jp-OutputArea:has(.ttr-tall-board) { overflow: visible !important; }
   .ttr-app.ttr-tall-board { --ttr-board-reserve: 80px; display: grid !important;
-    overflow: visible !important; column-gap: 14px; align-items: start;
+    column-gap: 14px; align-items: start;
     grid-template-columns: auto minmax(260px, 340px) minmax(380px, 1fr);
+    grid-template-rows: repeat(5, auto) 1fr auto; /* the board's extra height: row 6 */
     grid-template-areas: "board title title" "board key key" "board lost lost"
       "board status status" "board setup setup" "board history play"
       "extras extras extras"; }
@@ -117,15 +115,12 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
   .ttr-tall-board .ttr-status-box { grid-area: status; }
   .ttr-tall-board .ttr-new-game { grid-area: setup; }
   .ttr-tall-board .ttr-extras { grid-area: extras; }
-  .ttr-tall-board .ttr-board-column { grid-area: board; position: sticky; top: 0; }
-  .ttr-tall-board .ttr-history-column { grid-area: history; position: sticky; top: 0;
-    max-width: none !important; }
-  /* Room under the play column: the board's column (the board, its hover line, zoom and
-     lists) is taller than the window, and a sticky column is pushed up by the end of its
-     area; with this room its board stays whole down to the last panel. */
+  .ttr-tall-board .ttr-board-column { grid-area: board; }
+  .ttr-tall-board .ttr-history-column { grid-area: history; max-width: none !important; }
   .ttr-tall-board .ttr-play-column { grid-area: play; max-width: none !important;
-    padding-bottom: 280px; }
-  .ttr-tall-board .ttr-log-box { max-height: calc(100vh - 300px); }
+    max-height: calc(100vh - 210px); overflow-y: auto !important; padding-right: 6px; }
+  .ttr-tall-board .ttr-play-column > * { flex-shrink: 0 !important; }
+  .ttr-tall-board .ttr-log-box { max-height: calc(100vh - 420px); }
 }
 .ttr-key-line summary { cursor: pointer; color: #4a4030; }
 .ttr-face-up-row, .ttr-deck-row { flex-flow: row wrap !important; }
