@@ -249,7 +249,7 @@ class BotPanel:
         """Ask, under the buttons, whether the greedy bot may play the human seats too."""
         who = " and ".join(humans)
         self.end_question.value = (
-            f"<div class='ttr-prompt-question'><b>Play to the end? The bots play their seats "
+            f"<div class='ttr-end-ask'><b>Play to the end? The bots play their seats "
             f"and the greedy bot plays {html.escape(who)}'s too: every move still to come, "
             "tickets kept and other choices included. Or let only the bots move, up to "
             f"{html.escape(who)}'s next turn.</b></div>"
