@@ -370,6 +370,23 @@ def click_and_wait_moves(page: Any, selector: str, more: int = 1) -> None:
     assert total_moves(page) >= before + more, f"{selector}: no move; status {status(page)!r}"
 
 
+def keep_tickets(page: Any) -> None:
+    """Tick every ticket on offer (none is ticked at first), then keep them."""
+    boxes = page.locator(".ttr-offer input[type=checkbox]")
+    for i in range(boxes.count()):
+        boxes.nth(i).check()
+    click_and_wait_moves(page, "button.ttr-keep")
+
+
+def play_to_end(page: Any) -> None:
+    """*Play to the end*, answering its question (asked beside it while a human seat is
+    still to play) with "every seat, mine too"; the game is over after it."""
+    click_and_settle(page, "button.ttr-play-to-end")
+    if page.locator("button.ttr-end-all").is_visible():
+        click_and_settle(page, "button.ttr-end-all")
+    assert "to reach the end" in status(page), status(page)
+
+
 def bots_until_me(page: Any) -> None:
     if page.locator("button.ttr-bots-until-me").is_enabled():
         click_and_settle(page, "button.ttr-bots-until-me")

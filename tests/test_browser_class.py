@@ -24,8 +24,10 @@ from browser import (
     click_and_settle,
     click_and_wait_moves,
     context,
+    keep_tickets,
     no_errors,
     page,
+    play_to_end,
     pytestmark,
     serial,
     shoot,
@@ -63,14 +65,14 @@ def test_the_layout_fits_every_width(page: Any, width: int, height: int) -> None
         assert keep["y"] > board["y"] + board["height"] - 1
     window_shot(page, f"class-{width}x{height}.png")
     # Play a card at this width: hit-testing and buttons work when scaled.
-    click_and_wait_moves(page, "button.ttr-keep")
+    keep_tickets(page)
     page.set_viewport_size(VIEWPORT)
 
 
 def test_playing_a_whole_turn_at_1366x768_needs_no_scrolling(page: Any) -> None:
     start_game(page, "usa", seed=22)
     at_width(page, 1366, 768)
-    click_and_wait_moves(page, "button.ttr-keep")
+    keep_tickets(page)
     page.locator(".ttr-auto input").uncheck() if page.locator(
         ".ttr-auto input"
     ).is_checked() else None
@@ -88,7 +90,7 @@ def test_playing_a_whole_turn_at_1366x768_needs_no_scrolling(page: Any) -> None:
 
 def test_the_past_is_looked_at_not_changed(page: Any, voila: Voila) -> None:
     start_game(page, "usa", seed=23)
-    click_and_settle(page, "button.ttr-play-to-end")
+    play_to_end(page)
     total = total_moves(page)
     assert total > 50
     click_and_settle(page, "button.ttr-first")
@@ -115,7 +117,7 @@ def test_the_past_is_looked_at_not_changed(page: Any, voila: Voila) -> None:
 
 def test_clicking_the_move_slider_track_jumps_there(page: Any) -> None:
     start_game(page, "usa", seed=24)
-    click_and_settle(page, "button.ttr-play-to-end")
+    play_to_end(page)
     total = total_moves(page)
     track = page.locator(".ttr-history .noUi-target, .ttr-history .slider-container").first
     box = track.bounding_box()
@@ -133,7 +135,7 @@ def test_clicking_the_move_slider_track_jumps_there(page: Any) -> None:
 
 def test_the_end_screen_explains_the_score_beside_the_board(page: Any) -> None:
     start_game(page, "usa", seed=25)
-    click_and_settle(page, "button.ttr-play-to-end")
+    play_to_end(page)
     at_width(page, 1366, 768)
     assert page.evaluate(JS_IN_VIEW, ".ttr-winner"), "the winner is not in view"
     result = page.locator(".ttr-result").inner_text()
@@ -161,7 +163,7 @@ def test_each_action_sends_little_to_the_page(page: Any, voila: Voila) -> None:
     prompt.wait_for(state="hidden", timeout=WAIT_MS)
     page.wait_for_timeout(1500)
     start_game(page, "usa", seed=26)
-    click_and_wait_moves(page, "button.ttr-keep")
+    keep_tickets(page)
     click_and_settle(page, "button.ttr-bots-until-me")
     received.clear()
     click_and_wait_moves(page, "button.ttr-draw-blind")
@@ -174,7 +176,7 @@ def test_hostile_saves_are_refused_in_a_sentence_and_the_game_survives(
     page: Any, tmp_path: Path
 ) -> None:
     start_game(page, "usa", seed=27)
-    click_and_wait_moves(page, "button.ttr-keep")
+    keep_tickets(page)
     moves = total_moves(page)
     page.locator(".ttr-extras").get_by_text("Save and load", exact=True).click()
 

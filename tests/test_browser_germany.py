@@ -27,8 +27,10 @@ from browser import (
     colour_share,
     context,
     geometry_for,
+    keep_tickets,
     no_errors,
     page,
+    play_to_end,
     pytestmark,
     shoot,
     start_game,
@@ -90,13 +92,13 @@ def first_turn(page: Any) -> None:
     start_game(page, "germany", seed=SEED, players=2)
     page.locator(".ttr-prompt-question").wait_for(state="visible", timeout=WAIT_MS)
     answer(page, "3 short, 1 long")
-    click_and_wait_moves(page, "button.ttr-keep")
+    keep_tickets(page)
     bots_until_me(page)
 
 
 def germany_shown(page: Any) -> None:
     """Go on with the Germany game shown (an earlier test's), or start one."""
-    if "are passengers waiting there" not in page.locator(".ttr-key").inner_text():
+    if "are passengers waiting there" not in page.locator(".ttr-key").text_content():
         first_turn(page)
 
 
@@ -110,7 +112,7 @@ def test_first_tickets_are_asked_for_in_words(page: Any) -> None:
     shoot(page, "germany-first-tickets.png")
     answer(page, "3 short, 1 long")
     assert "Ann draws 4 tickets (3 short, 1 long)" in status(page)
-    click_and_wait_moves(page, "button.ttr-keep")
+    keep_tickets(page)
     bots_until_me(page)
     assert "Ann: draw cards, claim a route or draw tickets" in status(page)
 
@@ -212,7 +214,8 @@ def test_germany_at_a_laptop_and_a_phone_width(page: Any) -> None:
             assert 2 * PASSENGER_RADIUS * board["width"] / drawn_width >= 10
             # The board is tall: the history fills the room beside it, not a gap.
             history = page.locator(".ttr-history-column").bounding_box()
-            assert history["x"] >= board["x"] + board["width"] and history["y"] < board["y"] + 50
+            assert history["x"] >= board["x"] + board["width"]
+            assert history["y"] < board["y"] + board["height"] / 2
         berlin = geometry_for(page, "germany").positions["berlin"]
         _board_close_up(page, berlin, f"germany-{width}-berlin.png")
         if width < 900:  # the players' table, with the passengers, under the board
@@ -223,7 +226,7 @@ def test_germany_at_a_laptop_and_a_phone_width(page: Any) -> None:
 
 def test_the_end_screen_shows_the_majorities(page: Any) -> None:
     germany_shown(page)
-    click_and_settle(page, "button.ttr-play-to-end")
+    play_to_end(page)
     result = page.locator(".ttr-result").inner_text()
     assert "wins" in result or "Shared victory" in result
     assert "Passenger majorities" in result and "who scores" in result

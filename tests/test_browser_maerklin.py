@@ -24,8 +24,10 @@ from browser import (
     colour_share,
     context,
     geometry_for,
+    keep_tickets,
     no_errors,
     page,
+    play_to_end,
     pytestmark,
     shoot,
     start_game,
@@ -79,9 +81,9 @@ def test_a_game_of_maerklin_in_the_browser(page: Any) -> None:
     question = page.locator(".ttr-prompt-question").inner_text()
     assert question.startswith("Your first tickets: you draw 4 tickets and keep at least 2.")
     answer(page, "3 short, 1 long")
-    click_and_wait_moves(page, "button.ttr-keep")
+    keep_tickets(page)
     bots_until_me(page)
-    assert "stand-ins" in page.locator(".ttr-key").inner_text()
+    assert "stand-ins" in page.locator(".ttr-key").text_content()  # folded: the key
     geometry = geometry_for(page, "maerklin")
 
     # Every city's merchandise stack is drawn in its colour.
@@ -175,7 +177,7 @@ def test_a_game_of_maerklin_in_the_browser(page: Any) -> None:
     assert start_name in page.locator(".ttr-passenger-picker select").inner_text()
     options = page.locator(".ttr-journey-picker select option").all_text_contents()
     wanted = next(
-        (o for o in options if o.replace("\xa0", " ").startswith(f"{start_name} → {end_name}:")),
+        (o for o in options if f": {start_name} → {end_name}" in o.replace("\xa0", " ")),
         None,
     )
     assert wanted, f"no journey to {end_name} among {options}"
@@ -220,7 +222,7 @@ def test_a_game_of_maerklin_in_the_browser(page: Any) -> None:
     no_errors(page)
 
     # The end screen shows merchandise and the most-tickets bonus.
-    click_and_settle(page, "button.ttr-play-to-end")
+    play_to_end(page)
     result = page.locator(".ttr-result").inner_text()
     assert "wins" in result or "Shared victory" in result
     assert "Merchandise" in result and "Most completed tickets" in result

@@ -137,6 +137,10 @@ def act(page: Any, selector: str) -> None:
 def play_turn(page: Any) -> None:
     """The longest route this seat can claim, else two cards from the deck."""
     if page.locator("button.ttr-keep").is_visible():
+        boxes = page.locator(".ttr-offer .widget-checkbox input")
+        for i in range(boxes.count()):  # nothing is ticked at first: keep them all
+            boxes.nth(i).check()
+        page.locator("button.ttr-keep:enabled").wait_for(timeout=WAIT_MS)
         act(page, "button.ttr-keep")
         return
     routes = json.loads(page.locator(".ttr-claimable [data-routes]").get_attribute("data-routes"))

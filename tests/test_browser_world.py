@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from app_steps import keep_offered
 from browser import (
     JS_CANVAS_SUM,
     WAIT_MS,
@@ -28,6 +29,7 @@ from browser import (
     colour_share,
     context,
     geometry_for,
+    keep_tickets,
     no_errors,
     page,
     pytestmark,
@@ -83,7 +85,7 @@ def wrap_plan() -> tuple[int, int, int, int]:
     wraps = {r.id for r in load_map("world").routes if r.wraps}
     for seed in range(1, 40):
         app = GameApp(map_name="world", players=3, seed=seed, auto_bots=False)
-        app.offer.keep_button.click()
+        keep_offered(app)
         app.bot_step()
         app.bots_until_human()
         app.ui.supply.button.click()
@@ -149,8 +151,8 @@ def wait_zoom(page: Any, before: float) -> float:
 # ------------------------------------------------------------------- tests
 def test_hot_seat_supply_choices_stay_secret(page: Any) -> None:
     start_game(page, "world", seed=3, kinds=["human", "human", "greedy"])
-    click_and_wait_moves(page, "button.ttr-keep")  # Ann's tickets
-    click_and_wait_moves(page, "button.ttr-keep")  # Player 2's tickets, on the same screen
+    keep_tickets(page)  # Ann's tickets
+    keep_tickets(page)  # Player 2's tickets, on the same screen
     click_and_wait_moves(page, "button.ttr-bot-step")
     supply = page.locator(".ttr-supply-choice")
     supply.wait_for(state="visible", timeout=WAIT_MS)
@@ -184,7 +186,7 @@ def test_world_game_refill_choice_and_a_claim_across_the_seam(page: Any) -> None
     geometry = geometry_for(page, "world")
     teal = player_style(0).fill
 
-    click_and_wait_moves(page, "button.ttr-keep")
+    keep_tickets(page)
     click_and_wait_moves(page, "button.ttr-bot-step")
     bots_until_me(page)
     # The supply: the neutral proposal, kept.

@@ -13,11 +13,12 @@ from ttr_nb import ClaimRoute, new_game, payment
 from ttr_nb.teaching import germany as gm
 from ttr_nb.teaching.scenarios import route_id
 from ttr_nb.widgets import BoardPieces, BoardWidget
-from ttr_nb.widgets.geometry import CITY_RADIUS
+from ttr_nb.widgets.geometry import CITY_RADIUS, LABEL_CHAR_PX, LABEL_FONT_PX
 from ttr_nb.widgets.germany_board import (
     PASSENGER_RADIUS,
     RING,
     add_passengers,
+    country_point,
     paint_passengers,
     passenger_board,
     passenger_facts,
@@ -36,17 +37,41 @@ def test_every_passenger_has_a_disc_beside_its_place():
     assert len(marks) == 60
     assert sum(m.place == "berlin" for m in marks) == 5
     assert {m.letter for m in marks} == {"R", "K", "G", "Y", "B", "W"}
+    rings = [RING + i * (PASSENGER_RADIUS + 2) for i in range(3)]  # a wider one if crowded
     for mark in marks:
         x, y = view.geometry.positions[mark.place]
         if mark.place in game.map.city_by_id:
-            assert math.hypot(mark.x - x, mark.y - y) == pytest.approx(RING)
+            distance = math.hypot(mark.x - x, mark.y - y)
+            assert any(distance == pytest.approx(ring) for ring in rings)
             assert RING - PASSENGER_RADIUS > CITY_RADIUS  # never on top of the city
-        else:  # a country's passenger, at the country's point
-            assert mark.place in game.map.country_by_id and (mark.x, mark.y) == (x, y)
+        else:  # a country's passenger, at the country's point (moved off any name)
+            assert mark.place in game.map.country_by_id
+            assert (mark.x, mark.y) == country_point(view.geometry, mark.place)
+            assert math.hypot(mark.x - x, mark.y - y) <= 24 * math.sqrt(2)
     berlin = [(m.x, m.y) for m in marks if m.place == "berlin"]
     for i, a in enumerate(berlin):
         for b in berlin[i + 1 :]:
             assert math.dist(a, b) >= 2 * PASSENGER_RADIUS  # discs do not overlap
+
+
+def test_no_passenger_disc_hides_a_name_or_another_place():
+    """At setup, with all 60 passengers out (Schweiz's disc sat on Konstanz's name, and
+    Berlin's five went round the city over its own)."""
+    game = gm.setup_position()
+    geometry = passenger_board(game).geometry
+    reach = PASSENGER_RADIUS + 1  # a disc and its halo
+    hidden = []
+    for mark in passenger_marks(game, geometry):
+        for label in geometry.city_labels.values():
+            left, top = label.x, label.y - LABEL_FONT_PX
+            right, bottom = label.x + len(label.text) * LABEL_CHAR_PX, label.y + 2
+            nearest = (min(max(mark.x, left), right), min(max(mark.y, top), bottom))
+            if math.dist(nearest, (mark.x, mark.y)) < reach:
+                hidden.append((mark.place, label.text))
+        for place, point in geometry.positions.items():
+            if place != mark.place and math.dist(point, (mark.x, mark.y)) < reach + CITY_RADIUS:
+                hidden.append((mark.place, place))
+    assert not hidden, hidden
 
 
 def test_painter_draws_discs_in_colour_with_letters():

@@ -39,6 +39,7 @@ from browser import (
     click_and_wait_moves,
     colour_share,
     geometry_for,
+    keep_tickets,
     no_errors,
     start_game,
     status,
@@ -258,7 +259,7 @@ def test_app_page_plays_offline(
     shoot(page, "app-first-load")
 
     start_game(page, "usa", seed=7)  # bots move one per click: deterministic
-    click_and_wait_moves(page, "button.ttr-keep")
+    keep_tickets(page)
     bots_until_me(page)
     routes: list[str] = []
     for _ in range(15):  # draw until the human can afford a route

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import re
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 pytest.importorskip("ipycanvas")
 pytest.importorskip("ipyevents")
 
+from app_steps import keep_offered
 from positions import set_face_up, set_hand
 
 from ttr_nb import (
@@ -38,7 +40,7 @@ from ttr_nb.widgets import (
 
 def keep_all(app: GameApp) -> None:
     """The human keeps every starting ticket, then the bots keep theirs."""
-    app.offer.keep_button.click()
+    keep_offered(app)
     app.bots_until_human()
 
 
@@ -188,11 +190,17 @@ def test_board_describes_country_spaces_and_ports() -> None:
 def test_app_starts_with_the_human_choosing_tickets(app: GameApp) -> None:
     assert app.view.phase == "setup" and app.human_to_move()
     offer = app.offer
-    assert len(offer.boxes) == 3 and not offer.keep_button.disabled
-    offer.boxes[0].value = offer.boxes[1].value = False
+    # Nothing is ticked: a click on the button cannot keep a ticket unread.
+    assert len(offer.boxes) == 3 and not any(box.value for box in offer.boxes)
     assert offer.keep_button.disabled  # fewer than the minimum: the button says so
-    assert offer.keep_button.description == "Tick at least 2"
+    assert offer.keep_button.description == "Tick at least 2 tickets to keep"
+    assert "at least 2 tickets" in offer.keep_button.tooltip
+    offer.keep_button.click()  # a click that slips through keeps nothing
+    assert app.view.state.pending == "keep_tickets" and not app.view.state.players[0].tickets
+    offer.boxes[0].value = True
+    assert offer.keep_button.description == "Tick at least 2 tickets to keep (1 ticked)"
     offer.boxes[1].value = True
+    assert not offer.keep_button.disabled and offer.keep_button.description == "Keep 2 tickets"
     offer.keep_button.click()
     assert len(app.view.state.players[0].tickets) == 2
 
@@ -274,8 +282,7 @@ def test_draw_tickets_then_keep_one(app: GameApp) -> None:
     app.cards.tickets_button.click()
     offer = app.offer
     assert offer.widget.layout.display == "" and len(offer.boxes) == 3
-    for box in offer.boxes[1:]:
-        box.value = False
+    offer.boxes[0].value = True
     assert not offer.keep_button.disabled and offer.keep_button.description == "Keep 1 ticket"
     offer.keep_button.click()
     assert len(app.view.state.players[0].tickets) == held + 1
@@ -356,7 +363,7 @@ def test_replay_plays_the_game_back_one_move_per_tick(app: GameApp) -> None:
 
 
 def test_bots_move_one_at_a_time_and_until_my_turn(app: GameApp) -> None:
-    app.offer.keep_button.click()
+    keep_offered(app)
     moves = len(app.game.history)
     assert app.bot_step()
     assert len(app.game.history) == moves + 1
@@ -368,7 +375,7 @@ def test_bots_move_one_at_a_time_and_until_my_turn(app: GameApp) -> None:
 
 def test_auto_bots_use_the_browser_timer(app: GameApp) -> None:
     app.bot_panel.auto.value = True
-    app.offer.keep_button.click()
+    keep_offered(app)
     timer = app.bot_panel.timer
     assert timer.playing  # a bot is to move: the timer ticks in the browser
     while timer.playing:
@@ -394,10 +401,16 @@ def test_the_end_screen_explains_the_score(app: GameApp) -> None:
     assert "wins" in page or "Shared victory" in page
     assert html.escape(result["ended_by"]) in page
     assert "longest trail" in page and "completed" in page and "missed" in page
-    for seat, player in enumerate(app.view.state.players):  # the bots' tickets are revealed
+    for player in app.view.state.players:  # the bots' tickets are revealed
         for ticket in player.tickets:
             assert html.escape(panels.ticket_text(app.map, ticket)) in page
-        assert f"{app.view.rules.longest_paths(app.view.state)[seat]}</td></tr>" in page
+    # A row per part of the score, a column per player; USA scores the longest trail.
+    trail = re.search(r"<th>longest trail \(spaces\)</th>(.*?)</tr>", page).group(1)
+    lengths = [int(n) for n in re.findall(r">(-?\d+)</td>", trail)]
+    assert lengths == app.view.rules.longest_paths(app.view.state)
+    total = re.search(r"<tr class='ttr-total'><th>total</th>(.*?)</tr>", page).group(1)
+    totals = [int(n) for n in re.findall(r">(-?\d+)</td>", total)]
+    assert totals == [row["total"] for row in app.view.result()["scores"]]
     assert app.bot_panel.to_end_button.disabled
 
 
@@ -585,3 +598,69 @@ def test_panels_use_letters_with_colours() -> None:
     assert ">R<" in panels.chip("red")
     text = panels.describe_payment(game_map, (("locomotive", 1), ("red", 2)))
     assert text == "1 × L locomotive + 2 × R red"
+
+
+def test_the_save_panel_never_shows_an_earlier_game(app: GameApp) -> None:
+    keep_all(app)
+    files = app.files
+    files.save_button.click()
+    assert "Saved the USA game at move" in app.status.value  # confirmed where one looks
+    assert '"map": "usa"' in files.save_text.value
+    files.download_button.click()
+    assert "The link downloads the game at move" in files.note.text
+    app.act(DrawBlind())  # the game moves on: the link and its note go
+    assert files.save_link.value == "" and "link" not in files.note.text
+    assert "The text box holds the game at move" in files.note.text
+    app.setup.map_picker.value = "germany"
+    app.request_start()
+    app.prompt.choose(0)  # yes, close the game in progress
+    assert app.map.id == "germany"
+    assert files.save_text.value == "" and files.save_link.value == "" and not files.note.text
+
+
+def test_the_turn_log_follows_the_move_looked_at(app: GameApp) -> None:
+    app.play_to_end()
+    total = len(app.game.history)
+    app.go_to(72)
+    log = app.log_html.value
+    assert "<li value='72' class='ttr-latest'>" in log  # the move shown, in bold
+    assert html.escape(app.game.log[71]) in log
+    shown = [int(n) for n in re.findall(r"<li value='(\d+)'", log)]
+    assert max(shown) <= 75 and min(shown) >= 36  # around it, not the game's end
+    assert f"{total - 75} later moves: step forward to see them" in log
+    assert "35 earlier moves" in log
+    app.go_to(total)
+    assert f"<li value='{total}' class='ttr-latest'>" in app.log_html.value
+
+
+def test_play_to_end_asks_before_playing_a_human_seat(app: GameApp) -> None:
+    keep_all(app)
+    moves = len(app.game.history)
+    bots = app.bot_panel
+    bots.to_end_button.click()
+    # Asked beside the button (it sits at the bottom of the play column), nothing played yet.
+    assert bots.asking_to_end and len(app.game.history) == moves
+    question = html.unescape(bots.end_question.value)
+    assert "the greedy bot plays Ann's too" in question and "only the bots" in question
+    assert "Answer under the bots' buttons" in html.unescape(app.status.value)
+    bots.end_cancel_button.click()  # nothing happens
+    assert not bots.asking_to_end and len(app.game.history) == moves
+    app.act(DrawBlind())
+    app.act(DrawBlind())
+    bots.to_end_button.click()
+    bots.end_bots_button.click()  # only the bots: they stop at Ann's turn
+    assert app.human_to_move() and not app.view.is_over and not bots.asking_to_end
+    bots.to_end_button.click()
+    assert bots.end_all_button.description == "Play every seat to the end, Ann's too"
+    bots.end_all_button.click()  # every seat, Ann's too
+    assert app.view.is_over
+    assert re.search(
+        r"Bots made \d+ moves \(\d+ for Ann, played by the greedy bot\)", app.status.value
+    )
+
+
+def test_play_to_end_with_bots_only_asks_nothing() -> None:
+    app = GameApp(map_name="usa", players=2, seats=["greedy", "greedy"], seed=4, auto_bots=False)
+    app.bot_panel.to_end_button.click()
+    assert not app.bot_panel.asking_to_end and app.view.is_over
+    assert "played by the greedy bot" not in app.status.value

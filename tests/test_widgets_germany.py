@@ -10,6 +10,7 @@ import pytest
 
 pytest.importorskip("ipycanvas")
 
+from app_steps import keep_offered
 from positions import set_hand
 
 from ttr_nb import ClaimRoute, DrawBlind, DrawTickets, KeepTickets
@@ -85,7 +86,7 @@ def test_a_cancelled_ticket_question_comes_back_with_the_button(app: GameApp) ->
 
 def test_tickets_in_play_ask_for_the_mix_and_keep_at_least_one(app: GameApp) -> None:
     app.prompt.choose(1)
-    app.offer.keep_button.click()
+    keep_offered(app)
     app.bots_until_human()
     assert not app.prompt.is_open  # setup is over: nothing is asked unprompted
     app.cards.tickets_button.click()
@@ -207,10 +208,15 @@ def test_the_end_screen_shows_the_majorities_and_the_globetrotter() -> None:
     result = app.result_html.value
     seen = text(result)
     assert "Passenger majorities" in seen and "Globetrotter" in seen
-    rows = {
-        m.group(1): text(m.group(2))
-        for m in re.finditer(r"<tr data-colour='(\w+)'>(.*?)</tr>", result)
+    rows = {  # a colour's counts, and who scores on the line under them
+        m.group(1): text(m.group(2) + " " + m.group(3))
+        for m in re.finditer(
+            r"<tr data-colour='(\w+)'[^>]*>(.*?)</tr><tr class='ttr-more' data-scores='\1'>"
+            r"(.*?)</tr>",
+            result,
+        )
     }
+    assert len(rows) == 6
     assert "Ada 20; Ben and Cleo 10 (tied second)" in rows["red"]
     assert "tied for most: Ada and Ben 20 each, so nobody scores 10" in rows["black"]
     assert "Cleo 20; nobody else holds one" in rows["green"]
@@ -245,7 +251,7 @@ def test_usa_is_unchanged_by_the_variant_hooks() -> None:
     assert type(app.ui) is VariantUI and not app.prompt.is_open
     assert app.ui.claim_note(app.view, 1) == ""
     assert app.ui.choice_question(app.view, [DrawBlind(), DrawBlind()]) == "Which one?"
-    app.offer.keep_button.click()
+    keep_offered(app)
     app.board.select(1)
     assert "ttr-claim-extra" not in app.claim.selected_html.value
     assert "passengers" not in app.scores_html.value

@@ -59,7 +59,12 @@ def test_maerklin_has_its_own_presentation_built_on_germanys(app: GameApp) -> No
 
 def test_map_picker_and_about_say_which_facts_are_stand_ins(app: GameApp) -> None:
     label = next(label for label, value in app.setup.map_picker.options if value == "maerklin")
-    assert label == "Märklin (stand-in board, city colours, tickets, countries: see About this map)"
+    assert label == "Märklin (stand-ins)"  # short enough for a phone; in full under the list
+    app.setup.map_picker.value = "maerklin"
+    assert (
+        "Märklin: stand-in board, city colours, tickets, countries (see About this map)."
+        in text(app.setup.map_note.value)
+    )
     about = text(app.about_html.value)
     assert "Stand-ins (placeholders for facts not found)" in about
     assert "The board is a stand-in" in about and "City colours are stand-ins" in about
@@ -137,11 +142,12 @@ def test_move_panel_lists_journeys_in_words_best_first() -> None:
     assert move.widget.layout.display == ""
     assert [label for label, _ in move.passenger.options] == ["Magdeburg"]
     labels = [label for label, _ in move.picker.options]
-    assert labels[0] == (
-        "Magdeburg → Berlin → Leipzig → Dresden → Chemnitz: 7 + 4 + 2 + 2 = 15 points; "
+    assert labels[0] == (  # the points first: a list too narrow for the path still shows them
+        "15 points: Magdeburg → Berlin → Leipzig → Dresden → Chemnitz (7 + 4 + 2 + 2); "
         "1 Passenger card for Ben's Chemnitz–Dresden"
     )
-    assert "Magdeburg → Berlin: 7 points" in labels
+    assert "7 points: Magdeburg → Berlin" in labels
+    assert text(move.chosen.value) == f"Drawn on the board: {labels[0]}"  # in full, wrapped
     # Every journey offered is a legal action, and every listed journey is offered.
     legal = {a for a in app.shown.legal if isinstance(a, MovePassenger)}
     assert {a for _, a in move.picker.options} == legal
@@ -156,7 +162,7 @@ def test_choosing_a_journey_shows_it_on_the_board_before_the_move() -> None:
     move, painter = app.ui.move, app.ui.journey
     # Where the passenger can go is ringed before any journey is chosen.
     assert painter.reach == {"berlin", "leipzig", "dresden", "chemnitz"}
-    choice = next(a for label, a in move.picker.options if label.startswith("Magdeburg → Berlin:"))
+    choice = next(a for label, a in move.picker.options if label.endswith(": Magdeburg → Berlin"))
     move.picker.value = choice
     assert painter.plan is not None and painter.plan.cities == ("magdeburg", "berlin")
     assert painter.plan.tokens == (("berlin", 7),)

@@ -6,6 +6,8 @@ import pytest
 
 pytest.importorskip("ipycanvas")
 
+from app_steps import keep_offered
+
 from ttr_nb.search import SearchBot
 from ttr_nb.widgets import GameApp
 from ttr_nb.widgets.setup import SEAT_KINDS
@@ -19,7 +21,7 @@ def test_the_search_bot_is_a_seat_choice_and_says_it_is_thinking():
     bot.budget = 0.05  # keep the test quick
     shown: list[str] = []
     app.status.observe(lambda change: shown.append(change["new"]), names="value")
-    app.offer.keep_button.click()
+    keep_offered(app)
     moves = len(app.game.history)
     assert app.bot_step()
     assert len(app.game.history) == moves + 1

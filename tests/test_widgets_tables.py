@@ -14,6 +14,8 @@ import pytest
 
 pytest.importorskip("ipycanvas")
 
+from app_steps import keep_offered
+
 from ttr_nb import DrawBlind, KeepTickets
 from ttr_nb.tables import TableStore
 from ttr_nb.widgets import GameApp
@@ -86,14 +88,14 @@ def test_two_pages_play_one_table_and_see_each_others_moves(store):
     assert "Your turn!" in ann.tables.turn_banner.value
     assert "Ann's turn" in ben.tables.turn_banner.value
     # Ann keeps her tickets: Ben's page shows it at its next look.
-    ann.offer.keep_button.click()
+    keep_offered(ann)
     tick(ben)
     assert ben.game.log[-1].startswith("Ann keeps")
     assert "Your turn!" in ben.tables.turn_banner.value
     # Ann cannot act on Ben's turn: refused, with whose turn it is.
     assert not ann.act(DrawBlind())
     assert "It is Ben&#x27;s turn, not yours" in ann.status.value
-    ben.offer.keep_button.click()
+    keep_offered(ben)
     tick(ann, ben)  # one of the pages moves the greedy bot, once
     tick(ann, ben)
     assert [m.player for m in ann.game.history] == [0, 1, 2]
@@ -115,7 +117,7 @@ def test_a_page_shows_only_its_own_seats_cards(store):
     ann_page = widget_state_text(ann)
     assert all(t in ann_page for t in ann_offer) and "Ann's hand" in ann_page
     assert not any(t in ann_page for t in ben_offer) and "Ben's hand" not in ann_page
-    ann.offer.keep_button.click()  # keeps at least her two first tickets
+    keep_offered(ann)  # keeps at least her two first tickets
     kept = [ann.ui.ticket_text(game, t) for t in game.state.players[0].tickets]
     tick(ben)
     ben_page = widget_state_text(ben)
@@ -140,7 +142,7 @@ def test_a_stale_click_is_told_the_table_moved_on(store):
     tick(ann)
     assert ann.tables.elsewhere and "another tab" in ann.status.value
     assert not ann.act(KeepTickets(tuple(ann.game.state.players[0].offer)))
-    ann_tab2.offer.keep_button.click()
+    keep_offered(ann_tab2)
     assert len(ann_tab2.game.history) == 1
 
 
@@ -244,7 +246,7 @@ def test_the_creator_starts_with_bots_and_gives_a_seat_to_a_bot_and_back(store):
         "greedy",
     ]
     assert "The game starts" in panel.table_note.text
-    ann.offer.keep_button.click()
+    keep_offered(ann)
     # Ann steps away: her seat goes to a bot, which keeps playing while she is gone.
     panel.creator_seat.value = 0
     panel.give_button.click()

@@ -11,6 +11,7 @@ import pytest
 
 pytest.importorskip("ipycanvas")
 
+from app_steps import keep_offered
 from positions import give_routes, route_between, set_face_up, set_hand
 
 from ttr_nb import ClaimRoute, DrawFaceUp
@@ -28,7 +29,7 @@ def through_tickets(app: GameApp) -> None:
     """Every human keeps all the starting tickets (bots keep theirs in between)."""
     while app.view.state.pending == "keep_tickets":
         if app.human_to_move():
-            app.offer.keep_button.click()
+            keep_offered(app)
         else:
             app.bot_step()
 

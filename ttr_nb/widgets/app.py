@@ -163,28 +163,28 @@ class GameApp:
         for i, title in enumerate(["Save and load", "About this map"]):
             extras.set_title(i, title)
         extras.selected_index = None
+        self.main = widgets.Box(
+            [
+                widgets.VBox([self.board_column, self.history_column], _dom_classes=["ttr-left"]),
+                self.play_column,
+            ],
+            _dom_classes=["ttr-main"],
+        )
         self.widget = widgets.VBox(
             [
                 widgets.HTML(panels.APP_CSS),
                 widgets.HTML(
                     "<div class='ttr-title'><b>Ticket to Ride: a teaching table</b> "
                     "<span class='ttr-note'>Unofficial teaching tool; Ticket to Ride is a "
-                    "trademark of Days of Wonder, which does not endorse it.</span></div>"
+                    "trademark of Days of Wonder, which does not endorse it.</span></div>",
+                    _dom_classes=["ttr-title-box"],
                 ),
                 self.key_html,
                 self.connection,
                 self.status,
                 self.new_game_box,
                 self.tables.forms_box,
-                widgets.Box(
-                    [
-                        widgets.VBox(
-                            [self.board_column, self.history_column], _dom_classes=["ttr-left"]
-                        ),
-                        self.play_column,
-                    ],
-                    _dom_classes=["ttr-main"],
-                ),
+                self.main,
                 extras,
                 self.store,
                 self.tables.keeper,
@@ -217,6 +217,19 @@ class GameApp:
         if self.tables.active:
             return self.tables.plays(seat)
         return seat < len(self.seat_kinds) and self.seat_kinds[seat] == "human"
+
+    def seat_role(self, seat: int) -> str:
+        """Who plays ``seat``, in a word or two: ``you``, ``greedy bot``, ``another player``."""
+        if self.is_human(seat):
+            return "you"
+        kind = self.seat_kinds[seat] if seat < len(self.seat_kinds) else "human"
+        if self.tables.active:
+            stand_in = self.tables.stand_in(seat)
+            if stand_in:
+                return f"a {stand_in} bot plays for them"
+            if kind == "human":
+                return "your seat, in another tab" if seat == self.tables.seat else "a player"
+        return f"{kind} bot"
 
     def human_to_move(self) -> bool:
         view = self.view
@@ -313,12 +326,12 @@ class GameApp:
         self.timeline.stop_replay()
         self.setup.show_game(game.map.id, game.names, game.seed)
         self.seat_kinds = self.setup.seat_kinds
-        self.files.note.show(f"Loaded {source}.")
         self._open(
             game,
             game.map,
             f"Loaded a {game.map.name} game from {source}: {count(len(game.history), 'move')}.",
         )
+        self.files.note.show(f"Loaded {source}.")
 
     def _open(self, game: Game | None, game_map: Map, message: str) -> None:
         self.game = game
@@ -327,17 +340,30 @@ class GameApp:
         self.board.set_map(game_map)
         # The column is as wide as the board is shown: beside a tall board (Germany's)
         # the history fills the room left, under a wide one it wraps below.
-        self.board_column.layout.width = f"min(100%, {self.board.shown_width})"
+        self.board_column.layout.width = self.board.shown_width  # at most 100% (APP_CSS)
+        # A board taller than wide gets the layout made for it (see APP_CSS): not a
+        # variant's choice, the board's shape.
+        width, height = self.board.size
+        if width < height:
+            self.widget.add_class("ttr-tall-board")
+        else:
+            self.widget.remove_class("ttr-tall-board")
         self.board.piece_painters[:] = [*self.ui.board_painters(), self._paint_trails]
         self.board.fact_providers[:] = self.ui.fact_providers()
         self.board.piece_hits[:] = self.ui.piece_hits()
         self.variant_box.children = tuple(self.ui.panels())
         self.variant_top_box.children = tuple(self.ui.top_panels())
-        self.key_html.value = f"<div class='ttr-note ttr-key-line'>{self.ui.colour_key()}</div>"
+        # Folded to one line: the board gets the height (the letters are on the board).
+        self.key_html.value = (
+            "<details class='ttr-note ttr-key-line'><summary>Key to the board: colour "
+            "letters, seat numbers and pieces</summary>"
+            f"{self.ui.colour_key()}</details>"
+        )
         self.position = len(game.history) if game else 0
         self.dropped_moves = []
         self._view_cache = None
         self.board.select(None)
+        self.files.reset()
         if self.tables.active:  # the table moves its own bots; its game is in the store
             self.bots = {}
             self.refresh(message)
@@ -572,8 +598,23 @@ class GameApp:
         """Let the bots play until a human is to move (or the game ends)."""
         return self._run_bots(lambda game: not self.is_human(game.current_player), "my turn")
 
+    def request_play_to_end(self) -> None:
+        """*Play to the end*: with a human seat still to play, ask first (beside the button),
+        saying that the greedy bot would play it (every choice of it) or that only the bots
+        can move."""
+        game = self.game
+        humans = [
+            name for seat, name in enumerate(game.names if game else []) if self.is_human(seat)
+        ]
+        if game is None or game.is_over or self.position < self.total_moves or not humans:
+            self.play_to_end()
+            return
+        self.bot_panel.ask_to_end(humans)
+        self._set_status("Play to the end? Answer under the bots' buttons.")
+
     def play_to_end(self) -> int:
-        """Bots play every seat, the humans' too, until the game is over."""
+        """Bots play every seat, the humans' too (the greedy bot plays those), until the
+        game is over."""
         autopilot = bot_kinds.make_bot("greedy", 12345)
         return self._run_bots(lambda _game: True, "the end", autopilot)
 
@@ -586,18 +627,26 @@ class GameApp:
         self.stop_bots()
         game = self.game
         moves = 0
+        for_humans = [0] * len(game.names)  # moves the autopilot made for each human
         while not game.is_over and keep_going(game) and moves < MAX_BOT_ACTIONS:
-            bot = self.bots.get(game.current_player) or autopilot
+            seat = game.current_player
+            bot = self.bots.get(seat) or autopilot
             if bot is None:
                 break
             game.apply(self._bot_move(bot, game))
             moves += 1
+            if seat not in self.bots:
+                for_humans[seat] += 1
         if moves:
             self.dropped_moves = []
         self.position = len(game.history)
         self._view_cache = None
         self.store.follow(game)
-        self.refresh(f"Bots made {count(moves, 'move')} to reach {goal}.", with_hint=True)
+        played = [f"{n} for {name}" for n, name in zip(for_humans, game.names, strict=True) if n]
+        by_greedy = f" ({', '.join(played)}, played by the greedy bot)" if played else ""
+        self.refresh(
+            f"Bots made {count(moves, 'move')}{by_greedy} to reach {goal}.", with_hint=True
+        )
         return moves
 
     def stop_bots(self) -> None:
@@ -764,9 +813,9 @@ class GameApp:
         )
 
     def _paint_trails(self, layer: Any, geometry: Any, pieces: BoardPieces) -> None:
-        """At the end, outline each player's longest continuous trail."""
+        """At the end, outline each player's longest continuous trail (where it scores)."""
         game = pieces.game
-        if game is None or not game.is_over:
+        if game is None or not game.is_over or not panels.scores_longest_trail(game):
             return
         for seat, player in enumerate(game.state.players):
             routes = [game.map.route_by_id[rid] for rid in player.routes]
@@ -796,7 +845,8 @@ class GameApp:
         if pending == "second_card":
             return f"{name}: take a second card.{last}"
         step = self.ui.step_text(view)
-        return f"{name}: {step or panels.options_text(self.shown.legal)}.{last}"
+        options = panels.options_text(self.shown.legal, lambda a: self.ui.move_words(view, a))
+        return f"{name}: {step or options}.{last}"
 
     def _set_status(self, message: str, bad: bool = False) -> None:
         cls = "ttr-status ttr-bad" if bad else "ttr-status"
@@ -808,6 +858,10 @@ class GameApp:
             f"data-position='{self.position}' data-total='{self.total_moves}'>"
             f"{html.escape(message)}</div>"
         )
+
+    def say(self, message: str) -> None:
+        """Show ``message`` in the status line (a panel confirming what it did)."""
+        self._set_status(message)
 
     def _show_error(self, summary: str) -> None:
         self._set_status(summary, bad=True)

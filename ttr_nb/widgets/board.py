@@ -440,10 +440,39 @@ class BoardWidget:
     def _owner_text(self, route_id: int) -> str:
         seat = self.pieces.owner.get(route_id)
         if seat is None:
-            return "open"
+            return self._open_text(route_id)
+        name = html.escape(self._player_name(seat))
+        return f"claimed by {name} (seat {style.player_style(seat).mark})"
+
+    def _player_name(self, seat: int) -> str:
         names = self.pieces.player_names
-        name = names[seat] if seat < len(names) else f"Player {seat + 1}"
-        return f"claimed by {html.escape(name)} (seat {style.player_style(seat).mark})"
+        return names[seat] if seat < len(names) else f"Player {seat + 1}"
+
+    def _open_text(self, route_id: int) -> str:
+        """An unclaimed route is "open" unless a taken track beside it closes it: with few
+        players only one track of a double route is used, and nobody takes both."""
+        game = self.pieces.game
+        rules = getattr(game, "rules", None)
+        if rules is None:
+            return "open"
+        route = self.map.route_by_id[route_id]
+        holders = [
+            (self.pieces.owner[other], self.map.route_by_id[other])
+            for other in self.map.parallel(route)
+            if other in self.pieces.owner
+        ]
+        if not holders:
+            return "open"
+        seat, other = holders[0]
+        name = html.escape(self._player_name(seat))
+        colour = style.swatch(other.color).name.split(" (")[0]
+        players = len(game.state.players)
+        if players <= rules.closed_parallel_max_players:
+            return (
+                f"closed: with {players} players only one track of a double route is used, "
+                f"and {name} took the {colour} one"
+            )
+        return f"open, but not to {name}, who took the {colour} track beside it"
 
     def _route_facts(self, route_id: int) -> list[str]:
         route = self.map.route_by_id[route_id]
@@ -460,7 +489,8 @@ class BoardWidget:
             kind,
         ]
         with contextlib.suppress(KeyError, ValueError):
-            lines.append(f"{self.map.route_points(route.length)} points")
+            points = self.map.route_points(route.length)
+            lines.append(f"{points} point{'s' if points != 1 else ''}")
         others = self.map.parallel(route)
         if others:
             lines.append(f"{'double' if len(others) == 1 else 'triple'} route")
@@ -612,7 +642,10 @@ class BoardWidget:
         # stays in view beside or under it). Clicks are scaled back in _on_dom_event.
         self.canvas.layout.width = "100%"
         self.canvas.layout.height = "auto"
-        fit = f"calc((100vh - {VIEWPORT_RESERVE_PX}px) * {width / height:.4f})"
+        # The page may keep less room above the board (the app's tall-board layout sets
+        # --ttr-board-reserve).
+        reserve = f"var(--ttr-board-reserve, {VIEWPORT_RESERVE_PX}px)"
+        fit = f"calc((100vh - {reserve}) * {width / height:.4f})"
         self.shown_width = f"min({width}px, {fit})"  # CSS: how wide the board is shown at most
         self.canvas_box.layout = widgets.Layout(
             width="100%", max_width=self.shown_width, min_width="240px"

@@ -60,6 +60,9 @@ class FilesPanel:
         )
         self.upload.observe(guard(self._on_upload), names="value")
         self.note = Note("ttr-files-note")
+        # (game, moves) that the link and the text box were made for
+        self._link_at: tuple[int, int] | None = None
+        self._saved_at: tuple[int, int] | None = None
         self.widget = widgets.VBox(
             [
                 widgets.HBox(
@@ -82,10 +85,29 @@ class FilesPanel:
             _dom_classes=["ttr-files"],
         )
 
+    def reset(self) -> None:
+        """A new game (or one loaded): nothing here speaks of the game before it."""
+        self.save_text.value = ""
+        self.save_link.value = ""
+        self.note.clear()
+        self._saved_at = None
+
     def render(self) -> None:
-        """The download link describes one position: drop it when the game moves on."""
+        """The download link describes one position: drop it (and what the note says of it)
+        when the game moves on; the text box says which move it holds."""
+        view = self.app.view
+        shown = (id(self.app.game), len(view.history)) if view is not None else None
+        if shown == self._link_at:
+            return
+        self._link_at = None
         if self.save_link.value:
             self.save_link.value = ""
+            self.note.clear()
+        if self._saved_at is not None and self._saved_at != shown and self.save_text.value:
+            self.note.show(
+                f"The text box holds the game at move {self._saved_at[1]}; press Save game "
+                "again for the move shown now."
+            )
 
     def _nothing_to_save(self) -> bool:
         """Say why there is nothing to save now (explore mode, a table's game running)."""
@@ -103,19 +125,28 @@ class FilesPanel:
         if view is None or self._nothing_to_save():
             return
         self.save_text.value = view.to_json(indent=1)
-        self.note.show("Saved: the text box holds the save; copy it, or prepare a download.")
+        moves = len(view.history)
+        self._saved_at = (id(self.app.game), moves)
+        message = (
+            f"Saved the {view.map.name} game at move {moves}: the text box under Save and "
+            "load holds it; copy it, or prepare a download."
+        )
+        self.note.show(message)
+        self.app.say(message)
 
     def prepare_download(self) -> None:
         view = self.app.view
         if view is None or self._nothing_to_save():
             return
         data = base64.b64encode(view.to_json(indent=1).encode("utf-8")).decode("ascii")
-        name = f"ttr-{view.map.id}-seed{view.seed}-move{len(view.history)}.json"
+        moves = len(view.history)
+        name = f"ttr-{view.map.id}-seed{view.seed}-move{moves}.json"
         self.save_link.value = (
             f"<a download='{name}' href='data:application/json;base64,{data}' "
             f"class='ttr-download'>Download {html.escape(name)}</a>"
         )
-        self.note.show("The link downloads the game as shown now.")
+        self._link_at = (id(self.app.game), moves)
+        self.note.show(f"The link downloads the game at move {moves}, as shown now.")
 
     def _on_upload(self, change: dict[str, Any]) -> None:
         files = change["new"]

@@ -35,7 +35,7 @@ from ipycanvas import Canvas
 from ..rules.germany import BOARD_KEY, GermanyRules
 from . import style
 from .board import BoardPieces, BoardWidget
-from .geometry import CITY_RADIUS, BoardGeometry
+from .geometry import CITY_RADIUS, LABEL_CHAR_PX, LABEL_FONT_PX, BoardGeometry
 
 Point = tuple[float, float]
 
@@ -45,6 +45,7 @@ COUNTRY_STEP = 2 * PASSENGER_RADIUS + 1.5  # discs of a country side by side
 OUTLINE = "#222222"
 HALO = "#fffdf6"
 COUNTRY_LINK = "#8a6d3b"
+ARC_DIRECTIONS = 16  # directions tried for the arc of a city's discs
 
 
 @dataclass(frozen=True)
@@ -92,19 +93,104 @@ def _away_from_label(geometry: BoardGeometry, place: str) -> float:
     return math.atan2(y - ly, x - lx)
 
 
+def _obstacles(geometry: BoardGeometry) -> dict[str, Any]:
+    """What a disc should not cover, as arrays (cached on the geometry, which is itself
+    cached per map and size): every name's box, every place's point, every route space."""
+    cached = geometry.__dict__.get("_disc_obstacles")
+    if cached is None:
+        boxes = [
+            (lab.x - 1, lab.y - LABEL_FONT_PX, lab.x + len(lab.text) * LABEL_CHAR_PX + 1, lab.y + 3)
+            for lab in geometry.city_labels.values()
+        ]
+        places = list(geometry.positions)
+        spaces = [(sp.cx, sp.cy) for shape in geometry.routes.values() for sp in shape.spaces]
+        cached = {
+            "boxes": np.array(boxes or [(0, 0, 0, 0)], dtype=float).reshape(-1, 4),
+            "places": places,
+            "points": np.array([geometry.positions[p] for p in places], dtype=float),
+            "spaces": np.array(spaces or [(-1e9, -1e9)], dtype=float).reshape(-1, 2),
+            "spots": {},
+        }
+        geometry.__dict__["_disc_obstacles"] = cached
+    return cached
+
+
+def _crowding(geometry: BoardGeometry, place: str, centres: np.ndarray) -> float:
+    """How much discs at ``centres`` (k × 2) would hide: names (worst), other places,
+    route spaces, or the board's edge."""
+    obstacles = _obstacles(geometry)
+    r = PASSENGER_RADIUS + 1.5  # with its halo
+    x, y = centres[:, :1], centres[:, 1:]
+    boxes = obstacles["boxes"]
+    nx = np.clip(x, boxes[:, 0], boxes[:, 2]) - x
+    ny = np.clip(y, boxes[:, 1], boxes[:, 3]) - y
+    names = np.count_nonzero(nx * nx + ny * ny < r * r)
+    points = obstacles["points"]
+    own = np.array([p == place for p in obstacles["places"]])
+    d = (points[:, 0] - x) ** 2 + (points[:, 1] - y) ** 2
+    others = np.count_nonzero((d < (r + CITY_RADIUS) ** 2) & ~own)
+    spaces = obstacles["spaces"]
+    covered = np.count_nonzero((spaces[:, 0] - x) ** 2 + (spaces[:, 1] - y) ** 2 < (r + 3) ** 2)
+    outside = np.count_nonzero(
+        (x < r) | (y < r) | (x > geometry.width - r) | (y > geometry.height - r)
+    )
+    return 20.0 * names + 8.0 * others + 1.0 * covered + 100.0 * outside
+
+
+def country_point(geometry: BoardGeometry, country: str) -> Point:
+    """Where a country's passengers wait: its point, nudged (at most 24 px) to where a disc
+    hides no name and no place (Schweiz's point lies on Konstanz's name)."""
+    spots = _obstacles(geometry)["spots"]
+    key = ("country", country)
+    if key not in spots:
+        x, y = geometry.positions[country]
+        offsets = [(dx, dy) for dx in range(-24, 25, 6) for dy in range(-24, 25, 6)]
+        centres = np.array([(x + dx, y + dy) for dx, dy in offsets], dtype=float)
+        costs = [
+            _crowding(geometry, country, centres[i : i + 1]) + math.hypot(dx, dy) / 24
+            for i, (dx, dy) in enumerate(offsets)
+        ]
+        best = centres[int(np.argmin(costs))]
+        spots[key] = (float(best[0]), float(best[1]))
+    return spots[key]
+
+
 def disc_spots(geometry: BoardGeometry, place: str, n: int, row: bool = False) -> list[Point]:
-    """Centres of ``n`` discs beside ``place``: an arc around a city on the side away
-    from its name, or (``row``) a row centred on the place's point (a country's)."""
-    x, y = geometry.positions[place]
+    """Centres of ``n`` discs beside ``place``: an arc around a city, on the side where
+    they hide the fewest names, places and route spaces (away from its own name when
+    that side is free), or (``row``) a row centred on a country's point."""
     if row:
+        x, y = country_point(geometry, place)
         start = x - (n - 1) * COUNTRY_STEP / 2
         return [(start + i * COUNTRY_STEP, y) for i in range(n)]
-    step = (2 * PASSENGER_RADIUS + 1.0) / RING  # radians between discs on the ring
-    first = _away_from_label(geometry, place) - (n - 1) * step / 2
-    return [
-        (x + RING * math.cos(first + i * step), y + RING * math.sin(first + i * step))
-        for i in range(n)
-    ]
+    spots = _obstacles(geometry)["spots"]
+    key = (place, n)
+    if key not in spots:
+        x, y = geometry.positions[place]
+        away = _away_from_label(geometry, place)
+        best: tuple[float, list[Point]] | None = None
+        # A wider ring keeps many discs (Berlin's 5) on one side instead of around the
+        # city and over its name; it costs a little, being further from the city.
+        for ring, extra in (
+            (RING, 0.0),
+            (RING + PASSENGER_RADIUS + 2, 2.0),
+            (RING + 2 * PASSENGER_RADIUS + 4, 4.0),
+        ):
+            step = (2 * PASSENGER_RADIUS + 1.0) / ring  # radians between discs
+            for k in range(ARC_DIRECTIONS):
+                turn = min(k, ARC_DIRECTIONS - k)  # how far from "away from its name"
+                first = away + k * 2 * math.pi / ARC_DIRECTIONS - (n - 1) * step / 2
+                arc = [
+                    (x + ring * math.cos(first + i * step), y + ring * math.sin(first + i * step))
+                    for i in range(n)
+                ]
+                cost = _crowding(geometry, place, np.array(arc, dtype=float)) + 0.3 * turn
+                cost += extra
+                if best is None or cost < best[0]:
+                    best = (cost, arc)
+        assert best is not None
+        spots[key] = best[1]
+    return list(spots[key])
 
 
 def passenger_marks(game: Any, geometry: BoardGeometry) -> list[PassengerMark]:
@@ -178,7 +264,7 @@ def _draw_country_links(canvas: Canvas, game: Any, geometry: BoardGeometry) -> N
     for country in game.map.countries:
         if country.id not in geometry.positions:
             continue
-        cx, cy = geometry.positions[country.id]
+        cx, cy = country_point(geometry, country.id)
         hubs.append((cx, cy))
         for space in game.map.cities:
             if space.country == country.id and space.id in geometry.positions:

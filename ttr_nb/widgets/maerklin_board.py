@@ -40,6 +40,7 @@ TOKEN_PAINT = {  # fill, ink, edge of each stack colour
     "white": ("#fbfbf7", "#1b1b1b", "#555555"),
 }
 JOURNEY_INK = "#ff2d95"
+JOURNEY_HALO = "#ffffff"
 GAIN_FILL = "#fff3c4"
 
 
@@ -198,19 +199,28 @@ class JourneyPainter:
             return
         points = [p for city in self.plan.cities if city in pos for p in [pos[city]]]
         if len(points) > 1:
-            segments = [q for a, b in zip(points, points[1:], strict=False) for q in (a, b)]
-            canvas.stroke_style = JOURNEY_INK
-            canvas.line_width = 4
-            canvas.set_line_dash([8, 4])
-            canvas.stroke_line_segments(
-                np.array(segments, dtype=float),
-                points_per_line_segment=np.full(len(segments) // 2, 2, dtype=int),
+            segments = np.array(
+                [q for a, b in zip(points, points[1:], strict=False) for q in (a, b)],
+                dtype=float,
             )
+            per_segment = np.full(len(segments) // 2, 2, dtype=int)
+            # A light halo under the dashes lifts the path off the routes and the
+            # claimable highlights it crosses (it was hard to see at 100 %).
+            canvas.stroke_style = JOURNEY_HALO
+            canvas.line_width = 10
+            canvas.stroke_line_segments(segments, points_per_line_segment=per_segment)
+            canvas.stroke_style = JOURNEY_INK
+            canvas.line_width = 5
+            canvas.set_line_dash([10, 5])
+            canvas.stroke_line_segments(segments, points_per_line_segment=per_segment)
             canvas.set_line_dash([])
         start = self.plan.cities[0]
         if start in pos:
+            canvas.stroke_style = JOURNEY_HALO
+            canvas.line_width = 7
+            canvas.stroke_circle(*pos[start], CITY_RADIUS + 6)
             canvas.stroke_style = JOURNEY_INK
-            canvas.line_width = 3
+            canvas.line_width = 4
             canvas.stroke_circle(*pos[start], CITY_RADIUS + 6)
         canvas.font = "bold 12px sans-serif"
         canvas.text_align = "center"

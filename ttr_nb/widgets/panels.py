@@ -31,6 +31,16 @@ APP_CSS = """
 .ttr-table th, .ttr-table td { padding: 3px 8px; border-bottom: 1px solid #ddd3bd;
   text-align: left; }
 .ttr-table tr.ttr-current td { background: #fff4c2; font-weight: bold; }
+.ttr-table .ttr-won { background: #fff4c2; }
+.ttr-table tr.ttr-total th, .ttr-table tr.ttr-total td { font-weight: bold; font-size: 1.1em;
+  border-top: 2px solid #8a7b52; }
+.ttr-table tr.ttr-aside th, .ttr-table tr.ttr-aside td { color: #5b5140; font-weight: normal; }
+.ttr-final-scores th { font-weight: normal; }
+.ttr-final-scores tr:first-child th { font-weight: bold; overflow-wrap: anywhere; }
+.ttr-players td.ttr-who { overflow-wrap: anywhere; }
+.ttr-kind { font-size: 12px; font-weight: normal; }
+/* A table fits its panel; a sideways scroll (very long names) shows its scrollbar. */
+.ttr-fit { max-width: 100%; overflow-x: auto; }
 .ttr-table td.ttr-num, .ttr-table th.ttr-num { text-align: right; }
 .ttr-table tr.ttr-has-more td { border-bottom: none; }
 .ttr-table tr.ttr-more td { padding-top: 0; font-weight: normal; }
@@ -61,6 +71,9 @@ APP_CSS = """
   background: #b3261e; padding: 8px 12px; border-radius: 6px; font-weight: bold; }
 a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; }
 .ttr-face-up button, button.ttr-face-up { font-weight: bold; border: 1px solid #555; }
+/* The wild card is the rainbow of the hand's chip, not a flat tan that reads as "off". */
+.ttr-app button.ttr-wild-card:enabled { background-image: WILD_GRADIENT; color: #fff;
+  text-shadow: 0 0 2px #000, 0 0 3px #000; border: 2px solid #333; }
 /* Layout: the board (history and log under it) beside the play column when there is room;
    on a narrow screen one column: the board, then what to act on, then the history. The board
    scales to its column. */
@@ -75,10 +88,41 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
 @media (max-width: 900px) {
   .ttr-main { flex-flow: column nowrap !important; align-items: stretch; }
   .ttr-left { display: contents !important; }
-  .ttr-board-column { order: 1; }
+  /* In one column a flex basis is a height: every part keeps its own height (a basis of
+     320px squeezed the history onto the stepping buttons and under Save and load). */
+  .ttr-board-column { order: 1; flex: 0 0 auto !important; }
   .ttr-play-column { order: 2; min-width: 0 !important; flex: 0 0 auto !important; }
-  .ttr-history-column { order: 3; }
+  .ttr-history-column { order: 3; flex: 0 0 auto !important; }
 }
+/* A tall board (Germany's) on a wide screen: the board takes the left edge from the top
+   of the page, as tall as the window allows (with room for its hover line), the header,
+   the history and the play column beside it. The play column scrolls on its own, in the
+   window's height, so a panel far down (Märklin's Move a passenger) is seen beside the
+   journey it draws; the page itself scrolls only to the board's lists under it. */
+.ttr-app { --ttr-board-reserve: 175px; }
+@media (min-width: 1200px) {
+  .ttr-app.ttr-tall-board { --ttr-board-reserve: 80px; display: grid !important;
+    column-gap: 14px; align-items: start;
+    grid-template-columns: auto minmax(260px, 340px) minmax(380px, 1fr);
+    grid-template-rows: repeat(5, auto) 1fr auto; /* the board's extra height: row 6 */
+    grid-template-areas: "board title title" "board key key" "board lost lost"
+      "board status status" "board setup setup" "board history play"
+      "extras extras extras"; }
+  .ttr-tall-board .ttr-main, .ttr-tall-board .ttr-left { display: contents !important; }
+  .ttr-tall-board .ttr-title-box { grid-area: title; }
+  .ttr-tall-board .ttr-key { grid-area: key; }
+  .ttr-tall-board .ttr-connection { grid-area: lost; }
+  .ttr-tall-board .ttr-status-box { grid-area: status; }
+  .ttr-tall-board .ttr-new-game { grid-area: setup; }
+  .ttr-tall-board .ttr-extras { grid-area: extras; }
+  .ttr-tall-board .ttr-board-column { grid-area: board; }
+  .ttr-tall-board .ttr-history-column { grid-area: history; max-width: none !important; }
+  .ttr-tall-board .ttr-play-column { grid-area: play; max-width: none !important;
+    max-height: calc(100vh - 210px); overflow-y: auto !important; padding-right: 6px; }
+  .ttr-tall-board .ttr-play-column > * { flex-shrink: 0 !important; }
+  .ttr-tall-board .ttr-log-box { max-height: calc(100vh - 420px); }
+}
+.ttr-key-line summary { cursor: pointer; color: #4a4030; }
 .ttr-face-up-row, .ttr-deck-row { flex-flow: row wrap !important; }
 .ttr-play-column .ttr-table th, .ttr-play-column .ttr-table td { padding: 3px 5px; }
 .ttr-play-column .ttr-table { font-size: 13px; }
@@ -95,6 +139,14 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
 .ttr-past { background: #eef2ff; border: 1px solid #9fb0e8; border-radius: 6px;
   padding: 6px 10px; font-size: 14px; }
 .ttr-prompt { border: 2px solid #1a5fb4 !important; background: #f3f8ff !important; }
+/* A long answer wraps under its own text, its radio beside its first line (ipywidgets gives
+   each answer one fixed-height line, so wrapped answers overlapped the next one). */
+.ttr-prompt-choices, .ttr-prompt-choices .widget-radio-box { width: 100% !important;
+  height: auto !important; }
+.ttr-prompt-choices .widget-radio-box label { display: flex; align-items: flex-start;
+  height: auto; line-height: 1.35; padding: 3px 0; white-space: normal; cursor: pointer; }
+.ttr-prompt-choices .widget-radio-box input { float: none; flex: 0 0 auto; height: 1.35em;
+  order: -1; margin: 0 8px 0 1px; }
 .ttr-bad-note { color: #a61b12; font-size: 14px; font-weight: bold; }
 .ttr-good-note { color: #1d6b1d; font-size: 14px; }
 .ttr-result h4 { margin: 8px 0 2px 0; font-size: 14px; }
@@ -109,7 +161,7 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
   .ttr-panel { padding: 4px 6px; }
 }
 </style>
-"""
+""".replace("WILD_GRADIENT", style.WILD_CSS_BACKGROUND)
 
 
 def chip(color: str, text: str | None = None) -> str:
@@ -240,8 +292,9 @@ def scores_html(
 ) -> str:
     """The players' table: points, pieces, cards, tickets, routes.
 
-    A variant's ``extra_columns`` (title, HTML per player) go on a line under each
-    player's row: the play column has no room for more columns.
+    Each player's seat kind (human, greedy bot) is under their name, and a variant's
+    ``extra_columns`` (title, HTML per player) go on a line under their row: the play
+    column has no room for more columns.
     """
     state = game.state
     scores = game.scores()
@@ -254,8 +307,9 @@ def scores_html(
         pieces = "<br>".join(pieces_text({piece: n}) for piece, n in player.pieces.items())
         rows.append(
             f"<tr class='{cls.strip()}'>"
-            f"<td>{'▶ ' if current else ''}{player_chip(seat)}{html.escape(player.name)}</td>"
-            f"<td>{kind_text}</td>"
+            f"<td class='ttr-who'>{'▶ ' if current else ''}{player_chip(seat)}"
+            f"{html.escape(player.name)}<br><span class='ttr-note ttr-kind'>{kind_text}"
+            "</span></td>"
             f"<td class='ttr-num'>{scores[seat]['total']}</td>"
             f"<td>{pieces}</td>"
             f"<td class='ttr-num'>{player.hand_size}</td>"
@@ -270,10 +324,10 @@ def scores_html(
                 for title, values in extra_columns
             )
             more_cls = "ttr-more" + (" ttr-current" if current else "")
-            rows.append(f"<tr class='{more_cls}'><td colspan='7'>{items}</td></tr>")
+            rows.append(f"<tr class='{more_cls}'><td colspan='6'>{items}</td></tr>")
     return (
-        "<h3>Players</h3><div style='overflow-x:auto'><table class='ttr-table'><tr>"
-        "<th>player</th><th>seat</th><th class='ttr-num'>points</th><th>pieces left</th>"
+        "<h3>Players</h3><div class='ttr-fit'><table class='ttr-table ttr-players'><tr>"
+        "<th>player</th><th class='ttr-num'>points</th><th>pieces left</th>"
         "<th class='ttr-num'>cards</th><th class='ttr-num'>tickets</th>"
         "<th class='ttr-num'>routes</th></tr>" + "".join(rows) + "</table></div>"
     )
@@ -317,8 +371,12 @@ def last_round_html(game: Game) -> str:
     return f"<div class='ttr-last-round'>{html.escape(text)}</div>" if text else ""
 
 
-def options_text(legal: Sequence[Any]) -> str:
-    """What the player can do now, from the legal actions: ``draw cards, claim a route ...``."""
+COMMON_MOVES = {"DrawFaceUp", "DrawBlind", "ClaimRoute", "DrawTickets", "Pass"}
+
+
+def options_text(legal: Sequence[Any], other_words: Callable[[Any], str] | None = None) -> str:
+    """What the player can do now, from the legal actions: ``draw cards, claim a route ...``;
+    ``other_words`` names a variant's own moves (``move a passenger``)."""
     kinds = {type(a).__name__ for a in legal}
     words = []
     if kinds & {"DrawFaceUp", "DrawBlind"}:
@@ -327,9 +385,8 @@ def options_text(legal: Sequence[Any]) -> str:
         words.append("claim a route")
     if "DrawTickets" in kinds:
         words.append("draw tickets")
-    others = kinds - {"DrawFaceUp", "DrawBlind", "ClaimRoute", "DrawTickets", "Pass"}
-    if others:
-        words.append("make another move")
+    name = other_words or (lambda _action: "make another move")
+    words += dict.fromkeys(name(a) for a in legal if type(a).__name__ not in COMMON_MOVES)
     if not words:
         return "no move is possible, so pass" if "Pass" in kinds else "wait"
     return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
@@ -369,12 +426,15 @@ def explore_html(game_map: Map) -> str:
     )
 
 
-def log_html(full_game: Game, position: int, shown: int = 40) -> str:
-    """The turn log: entries after ``position`` (not yet replayed) are greyed out."""
+def log_html(full_game: Game, position: int, shown: int = 40, ahead: int = 3) -> str:
+    """The turn log around the move shown (``position``): up to ``shown`` entries ending
+    ``ahead`` entries after it; entries after ``position`` (not yet replayed) are greyed
+    out. Stepping back brings the log back with it."""
     lines = full_game.log
-    start = max(0, len(lines) - shown)
+    end = min(len(lines), position + ahead)
+    start = max(0, end - shown)
     items = []
-    for i in range(start, len(lines)):
+    for i in range(start, end):
         seat = full_game.history[i].player
         cls = "ttr-future" if i >= position else ("ttr-latest" if i == position - 1 else "")
         items.append(
@@ -385,6 +445,12 @@ def log_html(full_game: Game, position: int, shown: int = 40) -> str:
             0,
             f"<li class='ttr-note' style='list-style:none'>{start} earlier "
             f"move{'s' if start != 1 else ''}: step back to see them.</li>",
+        )
+    if end < len(lines):
+        later = len(lines) - end
+        items.append(
+            f"<li class='ttr-note ttr-future' style='list-style:none'>{later} later "
+            f"move{'s' if later != 1 else ''}: step forward to see them.</li>"
         )
     if not items:
         body = "<div class='ttr-note'>No moves yet.</div>"
@@ -419,20 +485,36 @@ def result_html(
     names = [p.name for p in state.players]
     rows = result["scores"]
     components = [k for k in rows[0] if k != "total"] + ["total"]
+    # One column per player and one row per part of the score, the total last: however
+    # many parts a variant scores, the table keeps its width (the players') and the
+    # total stays in view.
+    won = [seat in result["winners"] for seat in range(len(rows))]
     head = "".join(
-        f"<th class='ttr-num'>{html.escape(COMPONENT_NAMES.get(c, c.replace('_', ' ')))}</th>"
-        for c in components
+        f"<th class='ttr-num{' ttr-won' if won[seat] else ''}'>{'★ ' if won[seat] else ''}"
+        f"{player_chip(seat)}{html.escape(names[seat])}</th>"
+        for seat in range(len(rows))
     )
-    trails = game.rules.longest_paths(state)
-    body = []
-    for seat, row in enumerate(rows):
-        cells = "".join(f"<td class='ttr-num'>{row.get(c, 0)}</td>" for c in components)
-        won = seat in result["winners"]
-        body.append(
-            f"<tr class='{'ttr-current' if won else ''}'>"
-            f"<td>{'★ ' if won else ''}{player_chip(seat)}{html.escape(names[seat])}</td>"
-            f"{cells}<td class='ttr-num'>{trails[seat]}</td></tr>"
+
+    def line(title: str, values: Sequence[Any], cls: str = "") -> str:
+        cells = "".join(
+            f"<td class='ttr-num{' ttr-won' if won[seat] else ''}'>{value}</td>"
+            for seat, value in enumerate(values)
         )
+        return f"<tr class='{cls}'><th>{html.escape(title)}</th>{cells}</tr>"
+
+    body = [
+        line(
+            COMPONENT_NAMES.get(c, c.replace("_", " ")),
+            [row.get(c, 0) for row in rows],
+            "ttr-total" if c == "total" else "",
+        )
+        for c in components
+    ]
+    # The trail lengths only where they score (their bonus decides): elsewhere a
+    # "longest trail" row would look like part of the score.
+    trails = game.rules.longest_paths(state) if scores_longest_trail(game) else None
+    if trails is not None:
+        body.append(line("longest trail (spaces)", trails, "ttr-aside"))
     winners = [names[i] for i in result["winners"]]
     decided = result["decided_by"]
     if decided == "shared victory":
@@ -454,23 +536,33 @@ def result_html(
         missed = [t for t, ok in game.ticket_status(seat) if not ok]
         done_text = ", ".join(html.escape(words(t)) for t in done) or "none"
         missed_text = ", ".join(html.escape(words(t)) for t in missed) or "none"
+        missed_cls = "ttr-missed" if missed else "ttr-none-missed"  # red only for a loss
         tickets.append(
             f"<li>{player_chip(seat)}<b>{html.escape(player.name)}</b>: completed "
-            f"{len(done)} — {done_text}; <span class='ttr-missed'>missed {len(missed)} — "
+            f"{len(done)} — {done_text}; <span class='{missed_cls}'>missed {len(missed)} — "
             f"{missed_text}</span></li>"
         )
     return (
         f"<div class='ttr-result'><div class='ttr-winner'>{html.escape(headline)}</div>"
         f"<div class='ttr-note'>{html.escape(result['ended_by'])}</div>"
-        f"<div style='overflow-x:auto'><table class='ttr-table'><tr><th>player</th>{head}"
-        "<th class='ttr-num'>longest trail</th></tr>"
-        f"{''.join(body)}</table></div>"
-        "<div class='ttr-note'>Each player's longest continuous trail is outlined on the board "
-        "in their colour.</div>"
-        f"<h4>Tickets</h4><ul class='ttr-tickets-list'>{''.join(tickets)}</ul>"
+        f"<div class='ttr-fit'><table class='ttr-table ttr-final-scores'><tr><th></th>{head}"
+        f"</tr>{''.join(body)}</table></div>"
+        + (
+            "<div class='ttr-note'>Each player's longest continuous trail is outlined on the "
+            "board in their colour.</div>"
+            if trails is not None
+            else ""
+        )
+        + f"<h4>Tickets</h4><ul class='ttr-tickets-list'>{''.join(tickets)}</ul>"
         + "".join(sections)
         + "</div>"
     )
+
+
+def scores_longest_trail(game: Game) -> bool:
+    """Do these rules score the longest continuous trail (USA's bonus)? Germany, Märklin
+    and World do not."""
+    return "longest_path" in game.rules.bonus_points
 
 
 def about_html(game_map: Map, playable: bool, moved_places: dict[str, str]) -> str:

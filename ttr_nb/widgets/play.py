@@ -21,6 +21,8 @@ from .variants import Shown
 if TYPE_CHECKING:
     from .app import GameApp
 
+WILD_CLASS = "ttr-wild-card"  # a face-up wild card: drawn as the rainbow (see APP_CSS)
+
 
 def has_own_control(action: Any) -> bool:
     """Does a panel here have a dedicated control for this action?"""
@@ -44,7 +46,7 @@ class TurnHeader:
             text = "<b>Game over</b> — the final scores are above."
         else:
             seat = state.current
-            kind = "you" if self.app.is_human(seat) else f"{self.app.seat_kinds[seat]} bot"
+            kind = self.app.seat_role(seat)
             pending = {"second_card": " — second card", "keep_tickets": " — choosing tickets"}
             step = self.app.ui.step_text(view)
             doing = f" — {html.escape(step)}" if step else pending.get(state.pending or "", "")
@@ -142,6 +144,7 @@ class CardsPanel:
     ) -> None:
         card_id = view.state.face_up[slot]
         if card_id is None:
+            face_button.remove_class(WILD_CLASS)
             face_button.description = "—"
             face_button.tooltip = f"Slot {slot + 1} is empty: every card is in play"
             face_button.style.button_color = "#eeeeee"
@@ -151,6 +154,10 @@ class CardsPanel:
         card = view.map.card_by_id[card_id]
         sw = style.swatch(card.color)
         name = self.app.ui.card_name(card)
+        if card.wild:
+            face_button.add_class(WILD_CLASS)
+        else:
+            face_button.remove_class(WILD_CLASS)
         face_button.description = f"{sw.letter or '?'} {name}"
         face_button.style.button_color = sw.fill
         face_button.style.text_color = sw.ink
@@ -303,7 +310,7 @@ class OfferPanel:
         boxes = []
         for i, ticket_id in enumerate(player.offer):
             box = widgets.Checkbox(
-                value=True,
+                value=False,  # nothing pre-ticked: keeping a ticket is a decision
                 description=self.app.ui.ticket_text(view, ticket_id),
                 indent=False,
                 layout=widgets.Layout(width="auto"),
@@ -317,12 +324,17 @@ class OfferPanel:
 
     def _check(self) -> None:
         chosen = sum(1 for box in self.boxes if box.value)
-        self.keep_button.disabled = chosen < self._least
-        self.keep_button.description = (
-            f"Keep {count(chosen, 'ticket')}"
-            if chosen >= self._least
-            else f"Tick at least {self._least}"
-        )
+        least = self._least
+        self.keep_button.disabled = chosen < least
+        if chosen >= least:
+            self.keep_button.description = f"Keep {count(chosen, 'ticket')}"
+            self.keep_button.tooltip = "Keep the ticked tickets; the others go back"
+        else:
+            more = "" if not chosen else f" ({chosen} ticked)"
+            self.keep_button.description = f"Tick at least {count(least, 'ticket')} to keep{more}"
+            self.keep_button.tooltip = (
+                f"You must keep at least {count(least, 'ticket')} of these (more if you like)"
+            )
 
     def _keep(self) -> None:
         pairs = zip(self.ticket_ids, self.boxes, strict=True)
@@ -435,12 +447,7 @@ class ClaimPanel:
         reason = view.rules.route_problem(state, state.current, route)
         if reason:
             return f"You cannot claim it: {panels.second_person(reason)}."
-        sw = style.swatch(route.color)
-        colour = "cards of any one colour" if route.color == "gray" else f"{sw.name} cards"
-        return (
-            f"You cannot pay for it yet: it takes {route.length} {colour} "
-            "(locomotives count as any colour)."
-        )
+        return f"You cannot pay for it yet: it takes {self.app.ui.route_cost(view, route)}."
 
     def _claim(self) -> None:
         cards = self.payment_picker.value

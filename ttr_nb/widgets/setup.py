@@ -6,6 +6,7 @@ refusal is shown right here. Starting over a game in progress asks first.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -62,16 +63,31 @@ class SetupPanel:
         self.app = app
         guard = app.guard
         self._playable = set(playable_maps())
+        # Short labels, so that the list fits a phone; what a label only hints at is said
+        # in full under the list, before a game starts (not only in About this map).
         options = []
+        self._map_notes: dict[str, str] = {}
         for name in available_maps():
             game_map = load_map(name)
-            suffix = "" if name in self._playable else " (explore only: rules not implemented yet)"
-            if game_map.stand_in:  # said before a game starts, not only in About this map
-                suffix += f" (stand-in {', '.join(stand_in_words(game_map))}: see About this map)"
-            options.append((game_map.name + suffix, name))
+            marks, notes = [], []
+            if name not in self._playable:
+                marks.append("explore only")
+                notes.append("its rules are not implemented yet: you can explore the board")
+            if game_map.stand_in:
+                marks.append("stand-ins")
+                notes.append(f"stand-in {', '.join(stand_in_words(game_map))}")
+            label = game_map.name + (f" ({', '.join(marks)})" if marks else "")
+            options.append((label, name))
+            if notes:
+                self._map_notes[name] = f"{game_map.name}: {'; '.join(notes)} (see About this map)."
         self.map_picker = widgets.Dropdown(
-            description="Map:", options=options, value=map_name, _dom_classes=["ttr-map"]
+            description="Map:",
+            options=options,
+            value=map_name,
+            layout=widgets.Layout(width="auto", max_width="100%"),
+            _dom_classes=["ttr-map"],
         )
+        self.map_note = widgets.HTML(_dom_classes=["ttr-map-note"])
         self.player_count = widgets.Dropdown(
             description="Players:",
             options=[2, 3, 4, 5],
@@ -122,6 +138,7 @@ class SetupPanel:
                     [self.map_picker, self.player_count, self.seed_box, self.start_button],
                     layout=widgets.Layout(flex_flow="row wrap"),
                 ),
+                self.map_note,
                 widgets.HBox(self.rows, layout=widgets.Layout(flex_flow="row wrap")),
                 self.note.widget,
             ],
@@ -174,5 +191,7 @@ class SetupPanel:
             row.layout.display = "" if i < self.player_count.value else "none"
 
     def _update_start_label(self) -> None:
+        note = self._map_notes.get(self.map_picker.value, "")
+        self.map_note.value = f"<div class='ttr-note'>{html.escape(note)}</div>" if note else ""
         playable = self.map_picker.value in self._playable
         self.start_button.description = "Start new game" if playable else "Explore this board"

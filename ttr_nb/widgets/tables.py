@@ -342,6 +342,11 @@ class TablePlay:
             and client.info.seats[seat].played_by_bot is None
         )
 
+    def stand_in(self, seat: int) -> str | None:
+        """The kind of bot standing in for ``seat``'s player, or None."""
+        client = self.client
+        return client.info.seats[seat].stand_in if client is not None else None
+
     def not_my_turn(self, view: Any) -> str:
         """Why this page cannot move now, in the player's words."""
         if self.client is not None and self.client.info.status != "playing":

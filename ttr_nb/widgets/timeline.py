@@ -7,6 +7,7 @@ and can be undone until the next move is made.
 
 from __future__ import annotations
 
+import html
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
@@ -177,9 +178,13 @@ class BotPanel:
         self.to_end_button = button(
             "Play to the end",
             "ttr-play-to-end",
-            tooltip="Bots play every seat, yours too, until the game ends",
+            tooltip="Bots play until the game ends (it asks first whether yours is played too)",
         )
-        self.to_end_button.on_click(guard(lambda _b: app.play_to_end()))
+        self.to_end_button.on_click(guard(lambda _b: app.request_play_to_end()))
+        self._tips = {
+            b.description: b.tooltip
+            for b in (self.step_button, self.until_me_button, self.to_end_button)
+        }
         self.auto = widgets.Checkbox(
             value=auto_bots,
             description=f"Bots move on their own ({BOT_DELAY_MS / 1000:.1f} s per move)",
@@ -200,18 +205,62 @@ class BotPanel:
         )
         self.timer.observe(guard(lambda _c: app.on_bot_timer()), names="value")
         self.note = Note("ttr-bots-note")
+        # Play to the end asks here, beside the button, while a human seat is to play.
+        self.end_question = widgets.HTML(_dom_classes=["ttr-end-question"])
+        self.end_all_button = button("", "ttr-end-all")
+        self.end_all_button.style.button_color = "#cfe8cf"
+        self.end_all_button.on_click(guard(lambda _b: self._answer(app.play_to_end)))
+        self.end_bots_button = button("", "ttr-end-bots")
+        self.end_bots_button.on_click(guard(lambda _b: self._answer(app.bots_until_human)))
+        self.end_cancel_button = button("Cancel", "ttr-end-cancel")
+        self.end_cancel_button.on_click(
+            guard(lambda _b: self._answer(lambda: app.refresh("Nothing was played.")))
+        )
+        self.end_box = widgets.VBox(
+            [
+                self.end_question,
+                widgets.HBox(
+                    [self.end_all_button, self.end_bots_button, self.end_cancel_button],
+                    layout=widgets.Layout(flex_flow="row wrap"),
+                ),
+            ],
+            layout=widgets.Layout(display="none"),
+            _dom_classes=["ttr-end-confirm"],
+        )
         self.widget = widgets.VBox(
             [
                 widgets.HBox(
                     [self.step_button, self.until_me_button, self.to_end_button],
                     layout=widgets.Layout(flex_flow="row wrap"),
                 ),
+                self.end_box,
                 self.auto,
                 self.timer,
                 self.note.widget,
             ],
             _dom_classes=["ttr-panel", "ttr-bots"],
         )
+
+    @property
+    def asking_to_end(self) -> bool:
+        return self.end_box.layout.display != "none"
+
+    def ask_to_end(self, humans: list[str]) -> None:
+        """Ask, under the buttons, whether the greedy bot may play the human seats too."""
+        who = " and ".join(humans)
+        self.end_question.value = (
+            f"<div class='ttr-end-ask'><b>Play to the end? The bots play their seats "
+            f"and the greedy bot plays {html.escape(who)}'s too: every move still to come, "
+            "tickets kept and other choices included. Or let only the bots move, up to "
+            f"{html.escape(who)}'s next turn.</b></div>"
+        )
+        self.end_all_button.description = f"Play every seat to the end, {who}'s too"
+        self.end_bots_button.description = f"Only the bots, up to {who}'s turn"
+        self.end_box.layout.display = ""
+
+    def _answer(self, then: Any) -> None:
+        self.end_box.layout.display = "none"
+        then()
 
     def render(self, shown: Shown) -> None:
         app = self.app
@@ -223,6 +272,8 @@ class BotPanel:
             app.is_human(i) for i in range(len(app.seat_kinds))
         )
         self.to_end_button.disabled = not live
+        if not live:
+            self.end_box.layout.display = "none"
         reason = "You are looking at an earlier move" if shown.in_past else ""
         for control in (self.step_button, self.until_me_button, self.to_end_button):
-            control.tooltip = reason or control.description
+            control.tooltip = reason or self._tips[control.description]

@@ -9,8 +9,8 @@ import ipywidgets as widgets
 
 from ...actions import ClaimRoute
 from ...game import Game
-from ...maps import CardType
-from .. import panels
+from ...maps import CardType, Route
+from .. import panels, style
 
 if TYPE_CHECKING:
     from ..app import GameApp
@@ -128,6 +128,18 @@ class VariantUI:
     def claim_label(self, view: Game, action: ClaimRoute) -> str:
         """How one way of claiming the selected route reads in the payment list."""
         return panels.describe_payment(view.map, action.cards)
+
+    def move_words(self, view: Game, action: Any) -> str:
+        """A move of the variant's own in the status line's list of what the player can
+        do (``move a passenger``); the base game has none."""
+        return "make another move"
+
+    def route_cost(self, view: Game, route: Route) -> str:
+        """What paying for ``route`` takes, in words: ``4 blue cards (locomotives count as
+        any colour)``."""
+        sw = style.swatch(route.color)
+        colour = "cards of any one colour" if route.color == "gray" else f"{sw.name} cards"
+        return f"{route.length} {colour} (locomotives count as any colour)"
 
     def step_text(self, view: Game) -> str | None:
         """What the player to move must do in a step of the variant's own (a setup

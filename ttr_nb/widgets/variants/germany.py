@@ -137,12 +137,14 @@ def passengers_cell(view: Game, seat: int, majorities: list[ColourMajority]) -> 
         n = m.counts[seat]
         lead = seat in m.first
         text = f"{style.swatch(m.colour).letter}{n}{'★' if lead else ''}"
-        faded = "" if n else " style='opacity:0.35'"
+        faded = "opacity:0.35;" if not n else ""
         chips.append(
-            f"<span class='ttr-passenger' data-colour='{m.colour}'{faded}>"
+            f"<span class='ttr-passenger' data-colour='{m.colour}' "
+            f"style='{faded}display:inline-block;white-space:nowrap'>"
             f"{panels.chip(m.colour, text)}</span>"
         )
-    return f"<span class='ttr-passengers' style='white-space:nowrap'>{''.join(chips)}</span>"
+    # The chips wrap between colours when the column is narrow (a phone).
+    return f"<span class='ttr-passengers'>{''.join(chips)}</span>"
 
 
 def who_scores(names: list[str], m: ColourMajority) -> str:
@@ -165,7 +167,8 @@ def majority_table_html(view: Game) -> str:
     names = [p.name for p in view.state.players]
     majorities = rules.majorities(view.state)
     head = "".join(
-        f"<th class='ttr-num'>{panels.player_chip(i)}{html.escape(n)}</th>"
+        f"<th class='ttr-num' style='overflow-wrap:anywhere'>{panels.player_chip(i)}"
+        f"{html.escape(n)}</th>"
         for i, n in enumerate(names)
     )
     rows = []
@@ -174,24 +177,27 @@ def majority_table_html(view: Game) -> str:
             f"<td class='ttr-num' style='white-space:nowrap'>{n} → <b>{points}</b></td>"
             for n, points in zip(m.counts, m.points, strict=True)
         )
+        # Who scores goes on a line under the colour's counts: as a column it pushed
+        # the table out of a laptop's play column.
         rows.append(
-            f"<tr data-colour='{m.colour}'><td style='white-space:nowrap'>"
-            f"{panels.chip(m.colour)}{m.colour}</td>{cells}"
-            f"<td>{html.escape(who_scores(names, m))}</td></tr>"
+            f"<tr data-colour='{m.colour}' class='ttr-has-more'><td style='white-space:nowrap'>"
+            f"{panels.chip(m.colour)}{m.colour}</td>{cells}</tr>"
+            f"<tr class='ttr-more' data-scores='{m.colour}'><td colspan='{len(names) + 1}'>"
+            f"<span class='ttr-note'>{html.escape(who_scores(names, m))}</span></td></tr>"
         )
     totals = "".join(
         f"<td class='ttr-num'><b>{sum(m.points[i] for m in majorities)}</b></td>"
         for i in range(len(names))
     )
-    rows.append(f"<tr><td><b>total</b></td>{totals}<td></td></tr>")
+    rows.append(f"<tr class='ttr-total'><td><b>total</b></td>{totals}</tr>")
     return (
         "<h4>Passenger majorities</h4>"
         f"<div class='ttr-note'>Per colour: most passengers {FIRST_POINTS} points, second "
         f"{SECOND_POINTS}; tied leaders all score {FIRST_POINTS} and nobody scores "
         f"{SECOND_POINTS}; tied seconds all score {SECOND_POINTS}. Cells: passengers → "
-        "points.</div>"
-        "<div style='overflow-x:auto'><table class='ttr-table ttr-majorities'>"
-        f"<tr><th>colour</th>{head}<th>who scores</th></tr>{''.join(rows)}</table></div>"
+        "points; under each colour, who scores.</div>"
+        "<div class='ttr-fit'><table class='ttr-table ttr-majorities'>"
+        f"<tr><th>colour</th>{head}</tr>{''.join(rows)}</table></div>"
     )
 
 
@@ -221,6 +227,8 @@ def globetrotter_html(view: Game, title: str = "Globetrotter", points: int | Non
 @register("germany")
 class GermanyUI(TicketMixUI):
     """Germany's presentation; see the module docstring."""
+
+    rulebook_points = {"short": (3, 11), "long": (12, 22)}  # as the rulebook lists them
 
     def board_painters(self) -> list[PiecePainter]:
         return [paint_passengers]

@@ -28,7 +28,7 @@ import ipywidgets as widgets
 
 from ...actions import ClaimRoute
 from ...game import Game
-from ...maps import CardType
+from ...maps import CardType, Route
 from ...rules.maerklin import LEFT_KEY, MOVED_KEY, TOKENS_KEY, MaerklinRules, MovePassenger
 from .. import panels, style
 from ..board import FactProvider, PieceHit, PiecePainter
@@ -153,6 +153,8 @@ def merchandise_html(view: Game) -> str:
 class MaerklinUI(TicketMixUI):
     """Märklin's presentation; see the module docstring."""
 
+    rulebook_points = {"short": (5, 11), "long": (12, 22)}  # as the rulebook lists them
+
     def __init__(self, app: Any) -> None:
         super().__init__(app)
         self.journey = JourneyPainter()
@@ -201,6 +203,17 @@ class MaerklinUI(TicketMixUI):
 
     def hand_note(self, view: Game, seat: int) -> str:
         return hand_note_html(view, seat)
+
+    def move_words(self, view: Game, action: Any) -> str:
+        if isinstance(action, MovePassenger):
+            return "move a passenger"
+        return super().move_words(view, action)
+
+    def route_cost(self, view: Game, route: Route) -> str:
+        sw = style.swatch(route.color)
+        colour = "cards of any one colour" if route.color == "gray" else f"{sw.name} cards"
+        plus4 = "" if route.length >= 4 else ", a Locomotive +4 only on 4 spaces or more"
+        return f"{route.length} {colour} (Locomotives count as any colour{plus4})"
 
     def label(self, view: Game, action: Any) -> str:
         if isinstance(action, ClaimRoute):

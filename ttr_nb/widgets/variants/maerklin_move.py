@@ -34,18 +34,18 @@ MAX_CARDS_ASKED = 3  # journeys over more opponents' routes are searched on dema
 
 
 def journey_label(view: Game, plan: JourneyPlan) -> str:
-    """``Magdeburg → Leipzig → Dresden: 4 + 3 = 7 points; 1 Passenger card for Ben's
-    Dresden–Chemnitz`` for one journey."""
+    """``7 points: Magdeburg → Leipzig → Dresden (4 + 3); 1 Passenger card for Ben's
+    Dresden–Chemnitz`` for one journey: the points first, so that a list too narrow for a
+    long path still shows them."""
     rules: MaerklinRules = view.rules  # type: ignore[assignment]
     places = " → ".join(view.map.place_name(c) for c in plan.cities)
     values = [value for _, value in plan.tokens]
     if not values:
-        gain = "no token left to collect: 0 points"
+        text = f"0 points: {places} (no token left to collect)"
     elif len(values) == 1:
-        gain = count(values[0], "point")
+        text = f"{count(values[0], 'point')}: {places}"
     else:
-        gain = f"{' + '.join(map(str, values))} = {count(sum(values), 'point')}"
-    text = f"{places}: {gain}"
+        text = f"{count(sum(values), 'point')}: {places} ({' + '.join(map(str, values))})"
     if plan.paid:
         used = ", ".join(rules._owned_label(view.state, rid) for rid in plan.paid)
         text += f"; {count(len(plan.paid), 'Passenger card')} for {used}"
@@ -83,8 +83,18 @@ class MovePanel(ChoicePanel):
         self.cards.observe(app.guard(lambda _c: self._passenger_changed()), names="value")
         self.picker.observe(app.guard(lambda _c: self._preview()), names="value")
         self.picker.layout.width = "100%"
+        # The chosen journey in full, wrapped (a list entry is one line, cut if long).
+        self.chosen = widgets.HTML(_dom_classes=["ttr-journey-chosen"])
         children = list(self.widget.children)
-        children.insert(1, widgets.HBox([self.passenger, self.cards], _dom_classes=["ttr-row"]))
+        children.insert(
+            1,
+            widgets.HBox(
+                [self.passenger, self.cards],
+                layout=widgets.Layout(flex_flow="row wrap"),
+                _dom_classes=["ttr-row", "ttr-journey-choices"],
+            ),
+        )
+        children.insert(3, self.chosen)
         self.widget.children = tuple(children)
         self._shown: Shown | None = None
         self._plans: dict[MovePassenger, JourneyPlan] = {}
@@ -204,12 +214,18 @@ class MovePanel(ChoicePanel):
         action = self.picker.value
         if isinstance(action, MovePassenger):
             self.painter.show(self._plans.get(action), action.path)
+            label = next((t for t, a in self.picker.options if a == action), "")
+            self.chosen.value = (
+                f"<div class='ttr-note'>Drawn on the board: {html.escape(label)}</div>"
+            )
         else:
             self.painter.show(None)
+            self.chosen.value = ""
         self._redraw()
 
     def _clear_preview(self) -> None:
         self.painter.show(None)
+        self.chosen.value = ""
         self.painter.reach = frozenset()
         self._redraw()
 

@@ -18,16 +18,33 @@ from ..controls import count
 from .base import Shown, VariantUI
 
 
-def points_range(view: Game, deck: str) -> str:
-    """``2–11 points``: the values of the tickets of one deck (on the whole map)."""
-    values = [t.points for t in view.map.tickets if t.deck == deck]
-    if not values:
+def points_range(view: Game, deck: str, stated: tuple[int, int] | None = None) -> str:
+    """``2–11 points``: the values of the tickets of one deck (on the whole map).
+
+    ``stated`` is the range the rulebook gives; a card printed outside it is named, so a
+    student comparing the two finds the reason here: ``2–11 points (the rulebook says 3
+    to 11, but the Mannheim–Stuttgart card is printed with 2)``.
+    """
+    tickets = [t for t in view.map.tickets if t.deck == deck]
+    if not tickets:
         return "no tickets"
+    values = [t.points for t in tickets]
     low, high = min(values), max(values)
-    return f"{low} points" if low == high else f"{low}–{high} points"
+    text = f"{low} points" if low == high else f"{low}–{high} points"
+    if stated is None:
+        return text
+    outside = [t for t in tickets if not stated[0] <= t.points <= stated[1]]
+    if not outside:
+        return text
+    cards = " and ".join(
+        f"the {'–'.join(view.map.place_name(c) for c in t.cities)} card is printed with {t.points}"
+        for t in outside[:2]
+    )
+    more = f" ({len(outside) - 2} more like it)" if len(outside) > 2 else ""
+    return f"{text} (the rulebook says {stated[0]} to {stated[1]}, but {cards}{more})"
 
 
-def ticket_mix_question(view: Game) -> str:
+def ticket_mix_question(view: Game, stated: dict[str, tuple[int, int]] | None = None) -> str:
     """How many of the tickets to draw should be long, with what each deck holds."""
     rules = view.rules
     assert isinstance(rules, TwoTicketDecks)
@@ -37,10 +54,11 @@ def ticket_mix_question(view: Game) -> str:
     keep = rules.setup_ticket_keep if setup else rules.ticket_keep
     shorts, longs = rules.deck_sizes(state)
     first = "Your first tickets: you" if setup else "You"
+    ranges = stated or {}
     return (
         f"{first} draw {count(n, 'ticket')} and keep at least {keep}. How many should come "
-        f"from the long deck? Long tickets are worth {points_range(view, LONG)} but join "
-        f"distant places; short ones {points_range(view, SHORT)}. "
+        f"from the long deck? Long tickets are worth {points_range(view, LONG, ranges.get(LONG))}"
+        f" but join distant places; short ones {points_range(view, SHORT, ranges.get(SHORT))}. "
         f"Left: {shorts} short, {longs} long."
     )
 
@@ -58,9 +76,13 @@ def ticket_mix_label(view: Game, action: DrawTickets) -> str:
 class TicketMixUI(VariantUI):
     """A :class:`VariantUI` for rules with a short and a long ticket deck."""
 
+    # The point ranges of each deck as the variant's rulebook gives them (a card printed
+    # outside its range is named in the question).
+    rulebook_points: dict[str, tuple[int, int]] = {}
+
     def choice_question(self, view: Game, actions: list[Any]) -> str:
         if actions and all(isinstance(a, DrawTickets) for a in actions):
-            return ticket_mix_question(view)
+            return ticket_mix_question(view, self.rulebook_points)
         return super().choice_question(view, actions)
 
     def label(self, view: Game, action: Any) -> str:

@@ -26,10 +26,11 @@ import ipywidgets as widgets
 
 from ...actions import ClaimRoute, DrawFaceUp, Payment
 from ...game import Game
-from ...maps import CardType
+from ...maps import CardType, Route
 from ...rules.world import CHOOSE_SUPPLY, BuildHarbor, ChooseSupply, ExchangePieces
 from .. import panels, style
 from ..board import FactProvider, PiecePainter
+from ..controls import count
 from ..world_board import TourChain, harbor_facts, paint_harbors
 from .base import CardRow, Shown, VariantUI, register
 from .world_panels import ExchangePanel, HarborPanel, SupplyPanel, TourPicker
@@ -40,6 +41,24 @@ DECK_TITLES = {TRAIN: "Train cards", SHIP: "Ship cards"}
 
 def _signed(points: int) -> str:
     return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
+
+
+def refill_label(view: Game, deck: str) -> str:
+    """``Refill its place from the train deck (52 cards in it; its 15 discards are
+    shuffled in when it runs out)``: the cards that can be drawn, as the cards panel counts
+    them, and what happens to the discards."""
+    pile, discard = view.rules.piles(view.state, deck)
+    if not pile:
+        return (
+            f"Refill its place from the {deck} deck (empty: its "
+            f"{count(len(discard), 'discard')} are shuffled to make a new deck)"
+        )
+    later = (
+        f"; its {count(len(discard), 'discard')} are shuffled in when it runs out"
+        if discard
+        else ""
+    )
+    return f"Refill its place from the {deck} deck ({count(len(pile), 'card')} in it{later})"
 
 
 @register("world")
@@ -117,9 +136,7 @@ class WorldUI(VariantUI):
 
     def label(self, view: Game, action: Any) -> str:
         if isinstance(action, DrawFaceUp):
-            pile, discard = view.rules.piles(view.state, action.refill)
-            left = len(pile) + len(discard)
-            return f"Refill its place from the {action.refill} deck ({left} cards left)"
+            return refill_label(view, action.refill)
         if isinstance(action, BuildHarbor):
             return f"Pay {self.payment_text(view, action.cards)}"
         return super().label(view, action)
@@ -154,6 +171,28 @@ class WorldUI(VariantUI):
         if covered > route.length:
             return f"{text} (covers {covered} spaces: one more than its {route.length})"
         return text
+
+    def move_words(self, view: Game, action: Any) -> str:
+        if isinstance(action, BuildHarbor):
+            return "build a harbor"
+        if isinstance(action, ExchangePieces):
+            return "exchange pieces"
+        return super().move_words(view, action)
+
+    def route_cost(self, view: Game, route: Route) -> str:
+        colour = "of any one colour" if route.color == "gray" else route.color
+        if route.pair:
+            return (
+                f"{2 * route.length} Train cards: two of one colour for each of its "
+                f"{route.length} spaces (the colour may change from space to space; a Wild "
+                "stands in for either card of a pair)"
+            )
+        if route.kind == SHIP:
+            return (
+                f"Ship cards {colour} covering its {route.length} spaces: a Ship card covers "
+                "one space, a Double-Ship two (a Wild covers one, in any colour)"
+            )
+        return f"{route.length} Train cards {colour} (Wilds count as any colour)"
 
     def ticket_text(self, view: Game, ticket_id: int) -> str:
         ticket = view.map.ticket_by_id[ticket_id]
