@@ -20,8 +20,10 @@ Examples
 >>> made = store.create_table("usa", ["human", "greedy"], "Ann", session="page-1")
 >>> made.seat, store.table(made.code).status
 (0, 'playing')
->>> store.append(made.table_id, 1, 0, {"type": "DrawBlind"}, token=made.token, session="page-1")
-1
+>>> version = store.append(made.table_id, 1, 0, {"type": "DrawBlind"}, token=made.token,
+...                        session="page-1")
+>>> version == store.version(made.table_id)
+True
 >>> [m.number for m in store.moves(made.table_id)]
 [1]
 """
