@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -283,3 +284,67 @@ def test_a_hostile_page_gets_a_sentence_and_nothing_changes(store):
         panel.find_button.click()
     assert "too many wrong codes" in panel.join_note.text.lower()
     assert store.table(code).seats[1].free
+
+
+def ben_after_ann_chose(store: TableStore, trains: int) -> dict[str, str]:
+    """A World table (seed fixed): Ann keeps her tickets and chooses a supply with
+    ``trains`` trains; what Ben's page then shows, panel by panel."""
+    from ttr_nb.rules.world_actions import ChooseSupply
+
+    made = store.create_table("world", ["human", "human"], None, session="t", seed=11)
+    ann, ben = page(store), page(store)
+    join(ann, made.code, "Ann", 0)
+    join(ben, made.code, "Ben", 1)
+    tick(ann)
+    keep_offered(ann)
+    tick(ben)
+    keep_offered(ben)
+    tick(ann)
+    assert ann.act(
+        next(
+            a
+            for a in ann.game.legal_actions()
+            if isinstance(a, ChooseSupply) and a.trains == trains
+        )
+    )
+    tick(ben)
+    assert ben.tables.plays(1) and ben.game.state.pending == "choose_supply"
+    shown = {
+        "players": ben.scores_html.value,
+        "log": ben.log_html.value,
+        "turn": ben.turn.widget.value if hasattr(ben.turn.widget, "value") else "",
+        "status": ben.status.value.split(">", 1)[1],
+    }
+    for i, panel in enumerate(ben.variant_top_box.children + ben.variant_box.children):
+        shown[f"panel {i}"] = widget_state_text_of(panel)
+    # Then Ben chooses too: every choice is revealed together.
+    assert ben.act(next(a for a in ben.game.legal_actions() if isinstance(a, ChooseSupply)))
+    shown["revealed"] = ben.scores_html.value
+    return shown
+
+
+def widget_state_text_of(root: Any) -> str:
+    from ipywidgets.widgets.widget import _instances
+
+    seen: set[str] = set()
+    todo, states = [root.model_id], []
+    while todo:
+        model_id = todo.pop()
+        if model_id in seen or model_id not in _instances:
+            continue
+        seen.add(model_id)
+        text = json.dumps(_instances[model_id].get_state(), default=lambda _v: "")
+        states.append(text.split('"_view_count"')[0])
+        todo.extend(part.split('"')[0] for part in text.split("IPY_MODEL_")[1:])
+    # Model ids differ from page to page; what the widgets say must not.
+    return "".join(part.split('"', 1)[-1] for part in "".join(states).split("IPY_MODEL_"))
+
+
+def test_a_secret_world_supply_stays_on_its_own_page(store):
+    """World: each player keeps 60 pieces secretly. At a table, what Ben's page shows is the
+    same whatever Ann chose, until everyone has chosen."""
+    few, many = ben_after_ann_chose(store, 10), ben_after_ann_chose(store, 25)
+    assert few.pop("revealed") != many.pop("revealed")  # once all chose, the table shows it
+    assert few.keys() == many.keys() and len(few) > 4
+    for part in few:
+        assert few[part] == many[part], f"Ben's {part} tells what Ann chose"
