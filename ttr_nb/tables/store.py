@@ -818,4 +818,6 @@ def _engine(url: str) -> Engine:
             conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True, pool_size=2, max_overflow=4)
+    # One page does one thing at a time: one connection each (two at a burst), so a class of
+    # 60 pages needs about 60 of PostgreSQL's max_connections (100 by default).
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=1, max_overflow=1)
