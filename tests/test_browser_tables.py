@@ -42,15 +42,21 @@ from ttr_nb import load_map
 MAX_ACTIONS = 600  # a 3-player USA game takes about 200 actions
 
 
+TEACHER_KEY = "a key for the tests only"
+
+
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def tables_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return f"sqlite:///{tmp_path_factory.mktemp('tables')}/t.sqlite"
+
+
+def serve(notebook: str, tables_url: str, log: str, **env: str) -> Iterator[str]:
     ARTIFACTS.mkdir(exist_ok=True)
-    folder = tmp_path_factory.mktemp("tables")
     port = _free_port()
-    cmd = [sys.executable, "-m", "voila", "notebooks/app.ipynb", "--no-browser"]
+    cmd = [sys.executable, "-m", "voila", f"notebooks/{notebook}", "--no-browser"]
     cmd += ["--Voila.ip=127.0.0.1", f"--port={port}", "--ClassroomKernelManager.warm_kernels=3"]
-    env = dict(os.environ, PYTHONUNBUFFERED="1", TTR_TABLES_URL=f"sqlite:///{folder}/t.sqlite")
-    with open(ARTIFACTS / "voila-tables.log", "w") as out:
+    env = dict(os.environ, PYTHONUNBUFFERED="1", TTR_TABLES_URL=tables_url, **env)
+    with open(ARTIFACTS / log, "w") as out:
         proc = subprocess.Popen(
             cmd, cwd=REPO, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True
         )
@@ -59,6 +65,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}/"
     finally:
         _stop(proc)
+
+
+@pytest.fixture(scope="module")
+def server(tables_url: str) -> Iterator[str]:
+    yield from serve("app.ipynb", tables_url, "voila-tables.log")
+
+
+@pytest.fixture(scope="module")
+def teacher_server(tables_url: str) -> Iterator[str]:
+    yield from serve("teacher.ipynb", tables_url, "voila-teacher.log", TTR_TEACHER_KEY=TEACHER_KEY)
 
 
 @pytest.fixture(scope="module")
@@ -273,3 +289,37 @@ def test_one_seat_never_receives_another_seats_tickets(server, browsers):
         for form in (trip, json.dumps(trip)[1:-1]):
             assert form not in received, f"Ben's page received Ann's ticket {trip}"
             assert form not in dom, f"Ben's page shows Ann's ticket {trip}"
+
+
+def test_the_teachers_page_lists_watches_and_exports(teacher_server, browsers):
+    """After the tests above: one finished table and one running. The teacher's page asks
+    for the key, lists both, shows the finished game's end screen and exports the results."""
+    page = browsers[2].new_page()
+    page.goto(teacher_server, wait_until="domcontentloaded", timeout=60_000)
+    page.locator(".ttr-teacher-key input").wait_for(timeout=90_000)
+    page.locator(".ttr-teacher-key input").fill("not the key")
+    page.locator(".ttr-teacher-open").click()
+    wait_text(page, ".ttr-teacher-key-note", "not this server's teacher key")
+    assert not page.locator(".ttr-teacher-table").count()
+    page.locator(".ttr-teacher-key input").fill(TEACHER_KEY)
+    page.locator(".ttr-teacher-open").click()
+    page.locator(".ttr-teacher-table").wait_for(timeout=WAIT_MS)
+    listing = page.locator(".ttr-teacher-table").inner_text()
+    assert "over" in listing and "playing" in listing and "Cleo" in listing
+    picker = page.locator(".ttr-teacher-picker select")
+    labels = picker.locator("option").all_text_contents()
+    rows = page.locator(".ttr-teacher-table tr").all_inner_texts()
+    finished = next(r for r in rows if "\tover" in r or " over" in r).split()[0:2]
+    index = next(
+        i for i, t in enumerate(labels) if t.replace("\xa0", " ").startswith(" ".join(finished))
+    )
+    picker.select_option(index=index)
+    page.locator(".ttr-teacher-watch").click()
+    page.locator(".ttr-teacher-watch-box .ttr-result-box").wait_for(state="visible", timeout=90_000)
+    page.wait_for_function(JS_CANVAS_PAINTED, timeout=90_000, polling=200)
+    assert "wins" in page.locator(".ttr-teacher-watch-box .ttr-result-box").inner_text()
+    page.locator(".ttr-teacher-export").click()
+    link = page.locator(".ttr-teacher-export-link a")
+    link.wait_for(timeout=WAIT_MS)
+    assert link.get_attribute("href").startswith("data:text/csv;base64,")
+    shoot(page, "teacher-page.png")

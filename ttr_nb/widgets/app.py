@@ -391,19 +391,21 @@ class GameApp:
             return
         self._open(client.game, game_map, message)
 
-    def table_moved(self, new_moves: int) -> None:
-        """The table changed (moves, seats): redraw; stay on an earlier move if one is shown."""
+    def table_moved(self, moves_before: int) -> None:
+        """The table changed (moves, seats; it had ``moves_before`` moves when this page last
+        looked): redraw, following the new moves unless an earlier move is shown."""
         client = self.tables.client
         if client is None:
             return
         if client.game is not None and self.game is not client.game:  # the game started
             self.open_table(client, "Everyone is here: the game starts.")
             return
-        at_latest = self.game is not None and self.position >= len(self.game.history) - new_moves
-        if self.game is not None and at_latest:
-            self.position = len(self.game.history)
+        game = self.game
+        moved = game is not None and len(game.history) > moves_before
+        if game is not None and self.position >= moves_before:  # it was at the latest move
+            self.position = len(game.history)
             self._view_cache = None
-        last = self.game.log[-1] if self.game is not None and self.game.log and new_moves else None
+        last = game.log[-1] if game is not None and moved else None
         self.refresh(f"{last}." if last else None, with_hint=bool(last))
 
     def leave_table(self) -> None:

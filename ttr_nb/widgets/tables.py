@@ -680,6 +680,7 @@ class TablePlay:
             return
         before = client.seen_version
         status_before = client.info.status
+        moves_before = len(client.game.history) if client.game is not None else 0
         try:
             new = client.sync(force=force)
             now = time.monotonic()
@@ -701,7 +702,7 @@ class TablePlay:
             return
         changed = client.seen_version != before or client.info.status != status_before
         if new or bot_moves or changed or force:
-            self.app.table_moved(len(new) + bot_moves)
+            self.app.table_moved(moves_before)
 
     # ------------------------------------------------------------------ what the page shows
     def render(self) -> None:
@@ -728,6 +729,7 @@ class TablePlay:
         self.seat_list.value = seats_html(info, me, game.current_player if game else None)
         self.turn_banner.value = self._turn_text(info, game, me)
         self.take_over_button.layout.display = "" if self.elsewhere else "none"
+        self.leave_button.layout.display = "" if me is not None else "none"  # a watcher stays
         is_creator = self.creator_token is not None
         self.creator_box.layout.display = "" if is_creator and info.status != "closed" else "none"
         seats = [

@@ -39,6 +39,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 KEY_ENV = "TTR_TEACHER_KEY"
+TEACHER_CSS = """<style>
+.ttr-teacher-table { border-collapse: collapse; margin: 6px 0; }
+.ttr-teacher-table th, .ttr-teacher-table td { border-bottom: 1px solid #ddd; padding: 4px 10px;
+  text-align: left; vertical-align: top; }
+.ttr-teacher-table th { background: #f3efe4; }
+</style>"""
 REFRESH_MS = 3000
 WRONG_KEYS_PER_MINUTE = 5
 MAX_TABLES_LISTED = 200
@@ -133,7 +139,7 @@ class TeacherPage:
 
         self.widget = widgets.VBox(
             [
-                widgets.HTML(panels.APP_CSS),
+                widgets.HTML(panels.APP_CSS + TEACHER_CSS),
                 widgets.HTML(
                     "<div class='ttr-title'><b>Ticket to Ride: the teacher's page</b> "
                     "<span class='ttr-note'>Every table of the class, live.</span></div>"
@@ -244,6 +250,9 @@ class TeacherPage:
         info = self.store.table_by_id(table_id)
         if self.app is None:
             self.app = GameApp(auto_bots=False, store_factory=lambda: self.store)
+            # The teacher watches: no games of their own, no tables to open from here.
+            self.app.new_game_box.layout.display = "none"
+            self.app.tables.forms_box.layout.display = "none"
             self.watch_box.children = (self.app.widget,)
         self.app.tables.watch(Seated(info.table_id, info.code, None))
         self.note.show(f"Watching table {show_code(info.code)}.")
