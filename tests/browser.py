@@ -244,21 +244,24 @@ def context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
             browser.close()
 
 
-@pytest.fixture(scope="module")
-def voila(context: Any) -> Iterator[Voila]:
+@contextlib.contextmanager
+def serving(
+    notebook: str = "app.ipynb",
+    log_name: str = "voila.log",
+    warm: int = 2,
+    env: dict[str, str] | None = None,
+) -> Iterator[Voila]:
+    """A Voilà server for ``notebooks/<notebook>`` on a free port of 127.0.0.1, with the
+    repository's voila.json (``warm`` kernels, not the 30 of a class; ``env`` added to the
+    server's environment, which its kernels inherit); stopped on leaving."""
     ARTIFACTS.mkdir(exist_ok=True)
     port = _free_port()
-    log = ARTIFACTS / "voila.log"
-    cmd = [
-        sys.executable,
-        "-m",
-        "voila",
-        "notebooks/app.ipynb",
-        "--no-browser",
+    log = ARTIFACTS / log_name
+    cmd = [sys.executable, "-m", "voila", f"notebooks/{notebook}", "--no-browser"]
+    cmd += [
         "--Voila.ip=127.0.0.1",
         f"--port={port}",
-        # A test is one visitor at a time, not a class: two warm kernels, not voila.json's 30.
-        "--ClassroomKernelManager.warm_kernels=2",
+        f"--ClassroomKernelManager.warm_kernels={warm}",
     ]
     with open(log, "w") as out:
         started = time.monotonic()
@@ -267,7 +270,7 @@ def voila(context: Any) -> Iterator[Voila]:
             cwd=REPO,  # voila.json at the repo root configures the server
             stdout=out,
             stderr=subprocess.STDOUT,
-            env=dict(os.environ, PYTHONUNBUFFERED="1"),
+            env=dict(os.environ, PYTHONUNBUFFERED="1", **(env or {})),
             start_new_session=True,
         )
     try:
@@ -278,10 +281,16 @@ def voila(context: Any) -> Iterator[Voila]:
         yield server
     finally:
         _stop(proc)
-        timings = locals().get("server")
-        if timings is not None:
-            (ARTIFACTS / "browser-timings.json").write_text(json.dumps(timings.timings, indent=2))
-            print("\nbrowser timings:", json.dumps(timings.timings))
+
+
+@pytest.fixture(scope="module")
+def voila(context: Any) -> Iterator[Voila]:
+    with serving() as server:
+        try:
+            yield server
+        finally:
+            (ARTIFACTS / "browser-timings.json").write_text(json.dumps(server.timings, indent=2))
+            print("\nbrowser timings:", json.dumps(server.timings))
 
 
 @pytest.fixture(scope="module")

@@ -11,10 +11,7 @@ seat's tickets.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,16 +19,12 @@ from typing import Any
 
 import pytest
 from browser import (
-    ARTIFACTS,
     CHROMIUM,
     CHROMIUM_FLAGS,
     JS_CANVAS_PAINTED,
-    REPO,
     VIEWPORT,
     WAIT_MS,
-    _free_port,
-    _stop,
-    _wait_http,
+    serving,
     shoot,
     sync_api,
     total_moves,
@@ -50,31 +43,17 @@ def tables_url(tmp_path_factory: pytest.TempPathFactory) -> str:
     return f"sqlite:///{tmp_path_factory.mktemp('tables')}/t.sqlite"
 
 
-def serve(notebook: str, tables_url: str, log: str, **env: str) -> Iterator[str]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    port = _free_port()
-    cmd = [sys.executable, "-m", "voila", f"notebooks/{notebook}", "--no-browser"]
-    cmd += ["--Voila.ip=127.0.0.1", f"--port={port}", "--ClassroomKernelManager.warm_kernels=3"]
-    env = dict(os.environ, PYTHONUNBUFFERED="1", TTR_TABLES_URL=tables_url, **env)
-    with open(ARTIFACTS / log, "w") as out:
-        proc = subprocess.Popen(
-            cmd, cwd=REPO, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True
-        )
-    try:
-        _wait_http(f"http://127.0.0.1:{port}/voila/static/voila.js", proc, 90)
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        _stop(proc)
-
-
 @pytest.fixture(scope="module")
 def server(tables_url: str) -> Iterator[str]:
-    yield from serve("app.ipynb", tables_url, "voila-tables.log")
+    with serving(log_name="voila-tables.log", warm=3, env={"TTR_TABLES_URL": tables_url}) as v:
+        yield v.url
 
 
 @pytest.fixture(scope="module")
 def teacher_server(tables_url: str) -> Iterator[str]:
-    yield from serve("teacher.ipynb", tables_url, "voila-teacher.log", TTR_TEACHER_KEY=TEACHER_KEY)
+    env = {"TTR_TABLES_URL": tables_url, "TTR_TEACHER_KEY": TEACHER_KEY}
+    with serving("teacher.ipynb", "voila-teacher.log", warm=1, env=env) as v:
+        yield v.url
 
 
 @pytest.fixture(scope="module")

@@ -3,9 +3,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -13,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser import REPO, _free_port, _stop, _wait_http
+from browser import serving
 
 HOSTILE = [
     "/logout",
@@ -29,25 +26,9 @@ HOSTILE = [
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    log = tmp_path_factory.mktemp("guards") / "voila.log"
-    port = _free_port()
-    cmd = [sys.executable, "-m", "voila", "notebooks/app.ipynb", "--no-browser"]
-    cmd += ["--Voila.ip=127.0.0.1", f"--port={port}", "--ClassroomKernelManager.warm_kernels=0"]
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            cmd,
-            cwd=REPO,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=dict(os.environ, PYTHONUNBUFFERED="1"),
-            start_new_session=True,
-        )
-    try:
-        _wait_http(f"http://127.0.0.1:{port}/voila/static/voila.js", proc, 90)
-        yield f"http://127.0.0.1:{port}", log
-    finally:
-        _stop(proc)
+def server() -> Iterator[tuple[str, Path]]:
+    with serving(log_name="voila-guards.log", warm=0) as voila:
+        yield voila.url.rstrip("/"), voila.log
 
 
 def status_of(url: str) -> int:

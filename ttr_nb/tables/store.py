@@ -130,6 +130,11 @@ def default_url() -> str:
     return f"sqlite:///{folder / 'tables.sqlite'}"
 
 
+def open_store(factory: Callable[[], TableStore] | None = None) -> TableStore:
+    """The table store from ``factory`` (tests, a teacher's own), else the server's."""
+    return factory() if factory is not None else TableStore()
+
+
 @dataclass(frozen=True)
 class SeatInfo:
     """One seat as every player at the table may see it."""

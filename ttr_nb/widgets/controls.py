@@ -26,6 +26,23 @@ def button(label: str, cls: str, tooltip: str = "", width: str = "auto") -> widg
     )
 
 
+def browser_timer(interval_ms: int, cls: str, on_tick: Callable[[], None]) -> widgets.Play:
+    """A hidden timer in the page: while ``playing``, every ``interval_ms`` it calls
+    ``on_tick`` in the kernel (Voilà's kernel acts only when the page sends it something).
+    It stops by itself when the page closes."""
+    timer = widgets.Play(
+        value=0,
+        min=0,
+        max=10**9,
+        step=1,
+        interval=interval_ms,
+        layout=widgets.Layout(display="none"),
+        _dom_classes=[cls],
+    )
+    timer.observe(lambda _change: on_tick(), names="value")
+    return timer
+
+
 def count(n: int, noun: str, plural: str | None = None) -> str:
     """``1 move``, ``2 moves``, ``1 point``, ``0 points``.
 

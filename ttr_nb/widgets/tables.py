@@ -35,7 +35,7 @@ from ..game import MAX_NAME_CHARS
 from ..maps import load_map
 from ..rules import playable_maps
 from ..tables.codes import normal_code, show_code
-from .controls import Note, button, count
+from .controls import Note, browser_timer, button, count
 
 if TYPE_CHECKING:
     from ..tables import Seated, TableInfo, TableStore
@@ -141,16 +141,7 @@ class TablePlay:
 
         self.keeper = SeatKeeper()
         self.keeper.on_stored(guard(self._come_back_from_browser))
-        self.timer = widgets.Play(
-            value=0,
-            min=0,
-            max=10**9,
-            step=1,
-            interval=POLL_MS,
-            layout=widgets.Layout(display="none"),
-            _dom_classes=["ttr-table-timer"],
-        )
-        self.timer.observe(guard(lambda _c: self.on_tick()), names="value")
+        self.timer = browser_timer(POLL_MS, "ttr-table-timer", guard(lambda: self.on_tick()))
 
         # ---- open a table
         playable = playable_maps()
@@ -312,12 +303,9 @@ class TablePlay:
     @property
     def store(self) -> TableStore:
         if self._store is None:
-            if self._store_factory is not None:
-                self._store = self._store_factory()
-            else:
-                from ..tables import TableStore
+            from ..tables.store import open_store
 
-                self._store = TableStore()
+            self._store = open_store(self._store_factory)
         return self._store
 
     @property

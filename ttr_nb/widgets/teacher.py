@@ -29,7 +29,7 @@ import ipywidgets as widgets
 from IPython.display import display
 
 from ..tables.codes import show_code
-from .controls import Note, button, count
+from .controls import Note, browser_timer, button, count
 
 if TYPE_CHECKING:
     from ..tables import TableInfo, TableStore
@@ -111,14 +111,7 @@ class TeacherPage:
         self.export_link = widgets.HTML(_dom_classes=["ttr-teacher-export-link"])
         self.note = Note("ttr-teacher-note")
         self.guard.listeners.append(lambda summary: self.note.show(summary, bad=True))
-        self.timer = widgets.Play(
-            value=0,
-            min=0,
-            max=10**9,
-            interval=REFRESH_MS,
-            layout=widgets.Layout(display="none"),
-        )
-        self.timer.observe(guard(lambda _c: self.refresh()), names="value")
+        self.timer = browser_timer(REFRESH_MS, "ttr-teacher-timer", guard(lambda: self.refresh()))
         self.watch_box = widgets.VBox(_dom_classes=["ttr-teacher-watch-box"])
         self.inside = widgets.VBox(
             [
@@ -154,12 +147,9 @@ class TeacherPage:
     @property
     def store(self) -> TableStore:
         if self._store is None:
-            if self._store_factory is not None:
-                self._store = self._store_factory()
-            else:
-                from ..tables import TableStore
+            from ..tables.store import open_store
 
-                self._store = TableStore()
+            self._store = open_store(self._store_factory)
         return self._store
 
     # ------------------------------------------------------------------ the key

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from .controls import Note, button, count
+from .controls import Note, browser_timer, button, count
 from .variants import Shown
 
 if TYPE_CHECKING:
@@ -55,15 +55,7 @@ class TimelinePanel:
             _dom_classes=["ttr-replay-speed"],
         )
         self.speed.observe(guard(self._on_speed), names="value")
-        self.replay_timer = widgets.Play(
-            value=0,
-            min=0,
-            max=10**9,
-            interval=1000,
-            layout=widgets.Layout(display="none"),
-            _dom_classes=["ttr-replay-timer"],
-        )
-        self.replay_timer.observe(guard(self._on_replay_tick), names="value")
+        self.replay_timer = browser_timer(1000, "ttr-replay-timer", guard(self._on_replay_tick))
         self.note = widgets.HTML(_dom_classes=["ttr-history-note"])
         self.continue_button = button("Continue from here", "ttr-continue")
         self.continue_button.on_click(guard(lambda _b: app.continue_from_here()))
@@ -148,7 +140,7 @@ class TimelinePanel:
         if self.replay_timer.playing:
             self.replay_timer.playing = False
 
-    def _on_replay_tick(self, _change: dict[str, Any]) -> None:
+    def _on_replay_tick(self) -> None:
         if not self.replay_timer.playing:
             return
         if self.app.position >= self.app.total_moves:
@@ -194,16 +186,7 @@ class BotPanel:
         self.auto.observe(guard(lambda _c: app.schedule_bots()), names="value")
         # A browser-side timer: each tick asks the kernel for one bot move, so the
         # learner sees the bots' moves one at a time.
-        self.timer = widgets.Play(
-            value=0,
-            min=0,
-            max=10**9,
-            step=1,
-            interval=BOT_DELAY_MS,
-            layout=widgets.Layout(display="none"),
-            _dom_classes=["ttr-timer"],
-        )
-        self.timer.observe(guard(lambda _c: app.on_bot_timer()), names="value")
+        self.timer = browser_timer(BOT_DELAY_MS, "ttr-timer", guard(app.on_bot_timer))
         self.note = Note("ttr-bots-note")
         # Play to the end asks here, beside the button, while a human seat is to play.
         self.end_question = widgets.HTML(_dom_classes=["ttr-end-question"])
