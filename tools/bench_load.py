@@ -125,13 +125,17 @@ def kernels_of(pid: int) -> list[psutil.Process]:
 
 
 class Server:
-    """Voilà on 127.0.0.1 in a session of its own, as ``make app`` starts it."""
+    """Voilà on 127.0.0.1 in a session of its own, as ``make app`` starts it; ``wrap``
+    prefixes the command (e.g. ``taskset -c 0``: the server and its kernels on one core)."""
 
-    def __init__(self, notebook: str, extra_args: list[str], log: Path) -> None:
+    def __init__(
+        self, notebook: str, extra_args: list[str], log: Path, wrap: list[str] | None = None
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.log = log
         cmd = [
+            *(wrap or []),
             sys.executable,
             "-m",
             "voila",
