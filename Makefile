@@ -32,11 +32,18 @@ app: setup
 	$(BIN)/voila notebooks/app.ipynb --no-browser --Voila.ip=$(HOST) --port=$(PORT) \
 	  $(if $(WARM),--ClassroomKernelManager.warm_kernels=$(WARM))
 
-# A class arriving: VISITORS real Chromium pages within SPREAD seconds (figures, not a test).
+# A class arriving: VISITORS real Chromium pages within SPREAD seconds, then the server alone
+# (visitors over HTTP and websocket, no browser): VISITORS within SPREAD s and WS_VISITORS
+# within WS_SPREAD s (figures, not a test).
 VISITORS ?= 30
 SPREAD ?= 30
+WS_VISITORS ?= 60
+WS_SPREAD ?= 60
 bench-load: setup browser-deps
 	$(BIN)/python tools/bench_load.py --visitors $(VISITORS) --spread $(SPREAD)
+	$(BIN)/python tools/bench_load_ws.py --visitors $(VISITORS) --spread $(SPREAD)
+	$(BIN)/python tools/bench_load_ws.py --visitors $(WS_VISITORS) --spread $(WS_SPREAD) \
+	  --json test-artifacts/bench-load-ws-$(WS_VISITORS).json
 
 play: setup
 	$(BIN)/ttr-nb play --map usa --players 3 --seed 7
