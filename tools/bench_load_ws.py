@@ -52,6 +52,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import psutil
 from jupyter_client.session import Session
 from jupyter_server.services.kernels.connection.base import (
     deserialize_msg_from_ws_v1,
@@ -331,15 +332,27 @@ async def run_visitors(
 ) -> dict[str, Any]:
     AsyncHTTPClient.configure(None, max_clients=max(10, 2 * len(visits)))
     stay = asyncio.Event()
-    t0 = time.monotonic()
+    t0, busy0, own0 = time.monotonic(), machine_busy_s(), own_cpu_s()
     tasks = [asyncio.ensure_future(visit(url, v, t0, timeout, stay)) for v in visits]
     with contextlib.suppress(asyncio.TimeoutError):
         await asyncio.wait_for(_all_done(visits), visits[-1].arrival_s + timeout + 5)
     done_s = time.monotonic() - t0
+    machine = {"busy_s": machine_busy_s() - busy0, "client_s": own_cpu_s() - own0}
     memory = await asyncio.to_thread(memory_detail, server_pid) if server_pid else None
     stay.set()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return {"all_done_s": done_s, "memory": memory}
+    return {"all_done_s": done_s, "memory": memory, "machine": machine}
+
+
+def machine_busy_s() -> float:
+    """CPU seconds the whole machine has spent busy (every core, every process)."""
+    times = psutil.cpu_times()
+    return sum(times) - times.idle - getattr(times, "iowait", 0.0)
+
+
+def own_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 async def _all_done(visits: list[Visit]) -> None:
@@ -354,6 +367,7 @@ def summarise(
     memory: dict[str, Any] | None,
     log: str,
     done_s: float,
+    machine: dict[str, float] | None = None,
 ) -> dict[str, Any]:
     """Every figure; the server's CPU from the first arrival until the server was idle again
     (the warm kernels started to replace the ones taken included), and until the last
@@ -386,6 +400,13 @@ def summarise(
             summary[f"kernels_cpu_s_per_visitor{name}"] = kernels
             summary[f"server_cpu_s_per_visitor{name}"] = voila + kernels
         summary["refill_s"] = last.t - visits_end.t
+        if machine is not None:
+            # Other work on this (shared) machine while the visitors came: what the machine
+            # spent busy, less the server's and this client's part.
+            server_s = n * summary["server_cpu_s_per_visitor_during_visits"]
+            others = machine["busy_s"] - server_s - machine["client_s"]
+            summary["others_cores_during_visits"] = max(0.0, others) / max(done_s, 1e-9)
+            summary["server_cores_during_visits"] = server_s / max(done_s, 1e-9)
         summary["server_rss_peak_mb"] = max(x.server_rss_mb for x in sampler.samples)
     if memory is not None:
         visitors = {v.kernel_id for v in visits if v.kernel_id}
@@ -445,6 +466,15 @@ def label_kernels(memory: dict[str, Any], server_pid: int) -> None:
                     entry["kernel_id"] = Path(name).stem.removeprefix("kernel-")
 
 
+def _cores(spec: str) -> set[int]:
+    """``taskset -c`` syntax: "0", "0,1", "0-3"."""
+    cores: set[int] = set()
+    for part in spec.split(","):
+        first, _, last = part.partition("-")
+        cores.update(range(int(first), int(last or first) + 1))
+    return cores
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--visitors", "-n", type=int, default=30)
@@ -467,6 +497,10 @@ def main(argv: list[str] | None = None) -> int:
     visits = [Visit(i, 0.0 if n == 1 else args.spread * i / (n - 1)) for i in range(n)]
     wrap = ["taskset", "-c", args.cpus] if args.cpus else []
     server = Server(args.notebook, args.voila_arg, log, wrap=wrap)
+    if args.cpus:  # this client on the other cores, if any: the server's cores are its own
+        rest = set(os.sched_getaffinity(0)) - _cores(args.cpus)
+        if rest:
+            os.sched_setaffinity(0, rest)
     sampler = None
     me_before = resource.getrusage(resource.RUSAGE_SELF)
     try:
@@ -475,7 +509,11 @@ def main(argv: list[str] | None = None) -> int:
         kernels = len(kernels_of(server.proc.pid))
         print(
             f"server ready and idle after {settled:.1f} s ({kernels} kernels waiting"
-            + (f", on cores {args.cpus}" if args.cpus else "")
+            + (
+                f", on cores {args.cpus}; this client on {sorted(os.sched_getaffinity(0))}"
+                if args.cpus
+                else ""
+            )
             + f"); {n} visitors within {args.spread:g} s, all from 127.0.0.1"
         )
         sampler = Sampler(server.proc.pid, time.monotonic())
@@ -497,7 +535,12 @@ def main(argv: list[str] | None = None) -> int:
     me_after = resource.getrusage(resource.RUSAGE_SELF)
     own_cpu = (me_after.ru_utime + me_after.ru_stime) - (me_before.ru_utime + me_before.ru_stime)
     summary = summarise(
-        visits, sampler, extra["memory"], log.read_text(errors="replace"), extra["all_done_s"]
+        visits,
+        sampler,
+        extra["memory"],
+        log.read_text(errors="replace"),
+        extra["all_done_s"],
+        extra["machine"],
     )
     summary.update(
         load_before=load_before,
@@ -511,8 +554,11 @@ def main(argv: list[str] | None = None) -> int:
     for line in report(summary):
         print(line)
     print(
-        f"this load client's own CPU: {s_(summary['client_cpu_s_per_visitor'])} per visitor; "
-        f"load average after: {summary['load_after'][0]:.2f}"
+        f"this machine meanwhile: the server used {summary['server_cores_during_visits']:.2f} "
+        f"cores, other work {summary['others_cores_during_visits']:.2f} cores (of "
+        f"{os.cpu_count()}) while the visitors came; this load client "
+        f"{s_(summary['client_cpu_s_per_visitor'])} of CPU per visitor; load average after: "
+        f"{summary['load_after'][0]:.2f}"
     )
     args.json.write_text(
         json.dumps({"summary": summary, "visits": [asdict(v) for v in visits]}, indent=1)
