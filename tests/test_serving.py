@@ -13,6 +13,7 @@ import asyncio
 import http.client
 import importlib.util
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -23,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 
 serving = pytest.importorskip("ttr_nb.serving")
@@ -72,6 +74,29 @@ def test_a_visitor_gets_a_warm_kernel_and_the_pool_refills() -> None:
             assert reply["content"]["user_expressions"]["x"]["data"]["text/plain"] == "42"
             await until(lambda: len(km._warm) == 2)  # one more started for the next visitor
             assert kernel_id not in km._warm and len(km) == 3
+        finally:
+            await km.shutdown_all(now=True)
+
+    run(test)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root may lower a niceness")
+def test_a_visitors_kernel_runs_at_full_priority_every_thread() -> None:
+    """Warm kernels start at a low priority; the one a visitor gets runs at full priority,
+    the threads that carry its messages as well as the one running the code."""
+
+    def niceness(pid: int) -> set[int]:
+        return {os.getpriority(os.PRIO_PROCESS, t.id) for t in psutil.Process(pid).threads()}
+
+    async def test() -> None:
+        km = manager(warm_kernels=2, max_starting=2, warm_nice=10, warm_code="pass")
+        try:
+            await until(lambda: len(km._warm) == 2)
+            kernel_id = await km.start_kernel(kernel_name="python3")
+            visitor = km.get_kernel(kernel_id).provisioner.pid
+            warm = km.get_kernel(km._warm[0]).provisioner.pid
+            assert len(psutil.Process(visitor).threads()) > 1
+            assert niceness(visitor) == {0} and niceness(warm) == {10}
         finally:
             await km.shutdown_all(now=True)
 

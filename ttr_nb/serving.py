@@ -326,11 +326,15 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             os.nice(self.warm_nice)
 
     def _restore_priority(self, kernel: Any) -> None:
+        """Niceness is per thread on Linux: every thread of the kernel (the ones moving its
+        messages too, started at ``warm_nice``) gets 0 back, or a visitor's page waits
+        behind whatever else runs on the machine."""
         pid = getattr(getattr(kernel, "provisioner", None), "pid", None)
         if pid is None or not self.warm_nice:
             return
         with contextlib.suppress(psutil.Error, OSError):  # lowering it needs privileges
-            psutil.Process(pid).nice(0)
+            for thread in psutil.Process(pid).threads():
+                os.setpriority(os.PRIO_PROCESS, thread.id, 0)
 
     def _notebook_dir(self) -> str:
         """API path of the served notebook's folder (Voilà starts its kernels there)."""
