@@ -41,11 +41,18 @@ teacher: setup
 	$(BIN)/voila notebooks/teacher.ipynb --no-browser --Voila.ip=$(HOST) --port=$(TEACHER_PORT) \
 	  --ClassroomKernelManager.warm_kernels=1
 
-# A class arriving: VISITORS real Chromium pages within SPREAD seconds (figures, not a test).
+# A class arriving: VISITORS real Chromium pages within SPREAD seconds, then the server alone
+# (visitors over HTTP and websocket, no browser): VISITORS within SPREAD s and WS_VISITORS
+# within WS_SPREAD s (figures, not a test).
 VISITORS ?= 30
 SPREAD ?= 30
+WS_VISITORS ?= 60
+WS_SPREAD ?= 60
 bench-load: setup browser-deps
 	$(BIN)/python tools/bench_load.py --visitors $(VISITORS) --spread $(SPREAD)
+	$(BIN)/python tools/bench_load_ws.py --visitors $(VISITORS) --spread $(SPREAD)
+	$(BIN)/python tools/bench_load_ws.py --visitors $(WS_VISITORS) --spread $(WS_SPREAD) \
+	  --json test-artifacts/bench-load-ws-$(WS_VISITORS).json
 
 # Shared tables under load: simulated players (no browsers) through SQLite and PostgreSQL.
 bench-tables: setup db-deps

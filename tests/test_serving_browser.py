@@ -159,6 +159,7 @@ def test_a_class_larger_than_the_server_waits_in_line_or_retries(browser: Any) -
         "--ClassroomKernelManager.max_kernels=2",
         "--ClassroomKernelManager.max_loading=1",
         "--ClassroomKernelManager.loading_settle_s=8",
+        "--ClassroomKernelManager.unconnected_hold_s=30",
         "--ClassroomKernelManager.wait_s=1",
     )
     try:

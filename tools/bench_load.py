@@ -2,10 +2,10 @@
 
     python tools/bench_load.py --visitors 30 --spread 30      # what `make bench-load` runs
     python tools/bench_load.py --visitors 10 --spread 0       # ten at once
-    python tools/bench_load.py --voila-arg=--VoilaConfiguration.default_pool_size=2
+    python tools/bench_load.py --voila-arg=--ClassroomKernelManager.max_loading=6
 
 Starts its own Voilà server on 127.0.0.1 (``make app``'s command, same ``voila.json``), waits
-until it is idle (a preheated pool is filled), then opens one Chromium page per visitor,
+until it is idle (its warm kernels are ready), then opens one Chromium page per visitor,
 visitor ``i`` arriving at ``spread * i / (N - 1)`` seconds. Chromium resolves no host but
 127.0.0.1, as in a classroom without internet: any request for another host is counted.
 
@@ -125,13 +125,17 @@ def kernels_of(pid: int) -> list[psutil.Process]:
 
 
 class Server:
-    """Voilà on 127.0.0.1 in a session of its own, as ``make app`` starts it."""
+    """Voilà on 127.0.0.1 in a session of its own, as ``make app`` starts it; ``wrap``
+    prefixes the command (e.g. ``taskset -c 0``: the server and its kernels on one core)."""
 
-    def __init__(self, notebook: str, extra_args: list[str], log: Path) -> None:
+    def __init__(
+        self, notebook: str, extra_args: list[str], log: Path, wrap: list[str] | None = None
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.log = log
         cmd = [
+            *(wrap or []),
             sys.executable,
             "-m",
             "voila",
@@ -269,7 +273,7 @@ class Sampler(threading.Thread):
 
     def cpu_total(self, kind: str) -> float:
         """CPU seconds of every process of this kind seen (Voilà's: since sampling began;
-        kernels': since they started, as a preheated kernel was started for a visitor)."""
+        kernels': since they started, as a warm kernel was started for a visitor)."""
         total = sum(v for (k, _), v in self.cpu.items() if k == kind)
         return total - (self.voila_start or 0.0) if kind == "voila" else total
 
@@ -548,7 +552,7 @@ def main(argv: list[str] | None = None) -> int:
         idle = sum(p.memory_info().rss for p in tree(server.proc.pid)) / 2**20
         print(
             f"server ready and idle after {settled:.1f} s "
-            f"({len(kernels_of(server.proc.pid))} kernels preheated, {idle:.0f} MB RSS)"
+            f"({len(kernels_of(server.proc.pid))} warm kernels, {idle:.0f} MB RSS)"
         )
         sampler = Sampler(server.proc.pid, time.monotonic())
         sampler.start()

@@ -17,6 +17,13 @@ kernels start together and share two cores with the pages being served, and ever
   when ``max_kernels`` are running, or the machine has less than ``min_available_mb`` of memory
   left) gets HTTP 503, which the ``ttr`` template shows as "busy, retrying"; the page tries
   again by itself.
+- **No kernel for a page that never connects.** A visitor's kernel whose page has not opened
+  its websocket ``connect_timeout_s`` after the page was sent (a bare request, a script, a
+  client that gave up) is shut down, and its place in the line freed. The clock starts when
+  the page has been sent, so a slow browser that connects late still gets its game.
+- **A limit per client address**: at most ``max_starts_per_minute`` kernels a minute for one
+  address (a class behind one school NAT shares one); past it, "busy, retrying". The address
+  comes from Voilà's ``prelaunch_hook``, which this manager installs (:func:`note_client`).
 - **No culling of warm kernels**: they are idle by design. Visitors' kernels are culled as
   the ``MappingKernelManager.cull_*`` settings say.
 
@@ -38,10 +45,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import os
 import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import psutil
@@ -92,6 +100,13 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         help="A loading page gives its place up after this long at most (a visitor who left "
         "while in line is only noticed then).",
     )
+    unconnected_hold_s = Float(
+        4.0,
+        config=True,
+        help="Once its page is sent, a page that has not connected to its kernel keeps its "
+        "place this long at most: a bare request gives it up soon (a slow browser still "
+        "connects later and plays).",
+    )
     loading_settle_s = Float(
         0.5,
         config=True,
@@ -103,6 +118,18 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         config=True,
         help="CPU niceness of kernels started for the pool, so that starting them gives way "
         "to the visitors being served (a visitor's kernel gets 0 back where allowed).",
+    )
+    connect_timeout_s = Float(
+        30.0,
+        config=True,
+        help="A visitor's kernel whose page has not opened its websocket this long after the "
+        "page was sent is shut down, and its place in the line freed. 0: never.",
+    )
+    max_starts_per_minute = Integer(
+        0,
+        config=True,
+        help="Kernels one client address may get in a minute; past it, 'busy, retrying'. A "
+        "class behind one school NAT shares one address. 0: no limit.",
     )
 
     def __init__(self, **kwargs: Any) -> None:
@@ -117,6 +144,11 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._line: deque[asyncio.Future[None]] = deque()  # pages waiting to load, in order
         self._holding: dict[str, asyncio.TimerHandle] = {}  # loading pages' kernels
         self._places_taken = 0
+        self._unconnected: dict[str, asyncio.TimerHandle | None] = {}  # visitors' kernels
+        self._dropping: set[asyncio.Future[None]] = set()
+        self._starts_by_client: dict[str, deque[float]] = {}
+        self.dropped_unconnected = 0  # kernels shut down because their page never connected
+        self._install_client_hook()
         global _current
         _current = self
         # The server's loop is not running yet: fill the pool as soon as it is.
@@ -128,9 +160,24 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
     async def start_kernel(self, *, kernel_id: str | None = None, **kwargs: Any) -> str:
         """A warm kernel if one is ready or becomes ready within ``wait_s``; else 503."""
         name = kwargs.get("kernel_name") or self.warm_kernel_name
-        if kernel_id is not None or name != self.warm_kernel_name or self.warm_kernels <= 0:
+        if kernel_id is not None:  # a known kernel started again, not a new visitor
             self._check_capacity()
             return await super().start_kernel(kernel_id=kernel_id, **kwargs)
+        client = _client.get()
+        self._count_start(client)
+        try:
+            if name != self.warm_kernel_name or self.warm_kernels <= 0:
+                self._check_capacity()
+                kernel_id = await super().start_kernel(**kwargs)
+            else:
+                kernel_id = await self._hand_out_warm()
+        except BaseException:
+            self._uncount_start(client)
+            raise
+        self._unconnected[kernel_id] = None  # its deadline starts once its page is sent
+        return kernel_id
+
+    async def _hand_out_warm(self) -> str:
         self._waiting += 1
         try:
             self._refill()
@@ -154,6 +201,44 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self.log.info("Warm kernel %s for a visitor (%s)", ready, self._status())
         return ready
 
+    def _count_start(self, client: str | None) -> None:
+        """Count a kernel start for ``client``; "busy" past ``max_starts_per_minute``."""
+        if not client or self.max_starts_per_minute <= 0:
+            return
+        now = time.monotonic()
+        if len(self._starts_by_client) > 1000:  # forget the addresses seen long ago
+            for known in list(self._starts_by_client):
+                self._recent_starts(known, now)
+        starts = self._recent_starts(client, now)
+        if len(starts) >= self.max_starts_per_minute:
+            raise Busy(
+                f"{len(starts)} games started from one address in the last minute, "
+                f"the limit is {self.max_starts_per_minute}"
+            )
+        self._starts_by_client.setdefault(client, deque()).append(now)
+
+    def _recent_starts(self, client: str, now: float) -> deque[float]:
+        starts = self._starts_by_client.get(client, deque())
+        while starts and now - starts[0] > 60:
+            starts.popleft()
+        if not starts:
+            self._starts_by_client.pop(client, None)
+        return starts
+
+    def _uncount_start(self, client: str | None) -> None:
+        """The start counted for ``client`` gave no kernel ("busy"): it does not count."""
+        starts = self._starts_by_client.get(client or "")
+        if starts:
+            starts.pop()
+
+    def _install_client_hook(self) -> None:
+        """Voilà tells the kernel manager nothing about the request; its ``prelaunch_hook``
+        sees it just before the kernel is started, in the same task: note the address there."""
+        configuration = getattr(self.parent, "voila_configuration", None)
+        if configuration is None or getattr(configuration, "preheat_kernel", False):
+            return
+        configuration.prelaunch_hook = _chain(note_client, configuration.prelaunch_hook)
+
     def _take_warm(self) -> str | None:
         while self._warm:
             kernel_id = self._warm.popleft()
@@ -170,7 +255,8 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
     def _status(self) -> str:
         return (
             f"{len(self._warm)} warm, {self._starting} starting, {self._waiting} waiting, "
-            f"{len(self)} kernels, {self._places_taken} pages loading, {len(self._line)} in line"
+            f"{len(self)} kernels, {self._places_taken} pages loading, {len(self._line)} in line, "
+            f"{len(self._unconnected)} pages not connected yet"
         )
 
     # -------------------------------------------------------------- the pool
@@ -240,11 +326,15 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             os.nice(self.warm_nice)
 
     def _restore_priority(self, kernel: Any) -> None:
+        """Niceness is per thread on Linux: every thread of the kernel (the ones moving its
+        messages too, started at ``warm_nice``) gets 0 back, or a visitor's page waits
+        behind whatever else runs on the machine."""
         pid = getattr(getattr(kernel, "provisioner", None), "pid", None)
         if pid is None or not self.warm_nice:
             return
         with contextlib.suppress(psutil.Error, OSError):  # lowering it needs privileges
-            psutil.Process(pid).nice(0)
+            for thread in psutil.Process(pid).threads():
+                os.setpriority(os.PRIO_PROCESS, thread.id, 0)
 
     def _notebook_dir(self) -> str:
         """API path of the served notebook's folder (Voilà starts its kernels there)."""
@@ -299,8 +389,48 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
                 self._places_taken += 1
                 turn.set_result(None)
 
+    # ------------------------------------------------ pages that never connect
+    def page_sent(self, kernel_id: str) -> None:
+        """The page of ``kernel_id`` has been sent: it keeps its place in the line at most
+        ``unconnected_hold_s`` more, and its kernel ``connect_timeout_s``, unless it connects."""
+        hold = self._holding.get(kernel_id)
+        if hold is not None and kernel_id in self._unconnected:
+            loop = asyncio.get_running_loop()
+            hold.cancel()
+            self._holding[kernel_id] = loop.call_at(
+                min(hold.when(), loop.time() + self.unconnected_hold_s), self._leave, kernel_id
+            )
+        if kernel_id in self._unconnected and self.connect_timeout_s > 0:
+            old = self._unconnected[kernel_id]
+            if old is not None:
+                old.cancel()
+            self._unconnected[kernel_id] = asyncio.get_running_loop().call_later(
+                self.connect_timeout_s, self._drop_unconnected, kernel_id
+            )
+
+    def _drop_unconnected(self, kernel_id: str) -> None:
+        if kernel_id not in self._unconnected or kernel_id not in self:
+            return
+        self.dropped_unconnected += 1
+        self.log.info(
+            "Kernel %s: its page did not connect within %g s of being sent; shutting it down "
+            "(%d such so far)",
+            kernel_id,
+            self.connect_timeout_s,
+            self.dropped_unconnected,
+        )
+        drop = asyncio.ensure_future(self.shutdown_kernel(kernel_id, now=True))
+        self._dropping.add(drop)
+        drop.add_done_callback(self._dropping.discard)
+
+    def _forget_unconnected(self, kernel_id: str) -> None:
+        handle = self._unconnected.pop(kernel_id, None)
+        if handle is not None:
+            handle.cancel()
+
     def notify_connect(self, kernel_id: str) -> None:
         super().notify_connect(kernel_id)
+        self._forget_unconnected(kernel_id)
         handle = self._holding.get(kernel_id)
         if handle is not None:
             handle.cancel()
@@ -323,12 +453,15 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         with contextlib.suppress(ValueError):
             self._warm.remove(kernel_id)
         self._leave(kernel_id)
+        self._forget_unconnected(kernel_id)
         await super().shutdown_kernel(kernel_id, *args, **kwargs)
         self._refill()
 
     async def shutdown_all(self, *args: Any, **kwargs: Any) -> None:
         self._stopping = True
         self._warm.clear()
+        for kernel_id in list(self._unconnected):
+            self._forget_unconnected(kernel_id)
         if self._starts:  # kernels being started end up shut down too
             await asyncio.wait(set(self._starts), timeout=30)
         await super().shutdown_all(*args, **kwargs)
@@ -341,6 +474,36 @@ def wait_turn(kernel_id: str) -> AsyncIterator[str]:
     """Jinja filter for the ``ttr`` template (registered in ``voila.json``): the page waits
     for its turn to load and shows its place in line; yields script snippets."""
     return _line_updates(kernel_id)
+
+
+def page_sent(kernel_id: str) -> str:
+    """Jinja filter for the ``ttr`` template, at the end of the page: from now on the page
+    has ``connect_timeout_s`` to open its websocket. Renders nothing."""
+    if _current is not None:
+        _current.page_sent(kernel_id)
+    return ""
+
+
+# The address of the request being served, noted by Voilà's prelaunch hook in the request's
+# task, just before that task asks the kernel manager for a kernel.
+_client: contextvars.ContextVar[str | None] = contextvars.ContextVar("ttr_client", default=None)
+
+
+def note_client(handler: Any, notebook: Any = None, cwd: Any = None) -> None:
+    """Voilà ``prelaunch_hook``: remember the client's address for the kernel manager."""
+    request = getattr(handler, "request", None)
+    _client.set(getattr(request, "remote_ip", None))
+
+
+def _chain(first: Callable[..., Any], then: Callable[..., Any] | None) -> Callable[..., Any]:
+    if then is None or then is first:
+        return first
+
+    def hook(handler: Any, notebook: Any = None, cwd: Any = None) -> Any:
+        first(handler, notebook=notebook, cwd=cwd)
+        return then(handler, notebook=notebook, cwd=cwd)
+
+    return hook
 
 
 async def _line_updates(kernel_id: str) -> AsyncIterator[str]:
