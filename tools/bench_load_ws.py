@@ -308,8 +308,22 @@ def click(socket: KernelSocket, dom_class: str) -> dict[str, Any] | None:
     return socket.comm_msg(model_id, {"method": "custom", "content": {"event": "click"}})
 
 
+async def tick_offered_tickets(socket: KernelSocket) -> None:
+    """Tick every ticket on offer, as a player does (none is ticked at first)."""
+    offer = socket.find("ttr-offer")
+    children = socket.models[offer].get("children", []) if offer is not None else []
+    for child in children:
+        model_id = child.removeprefix("IPY_MODEL_")
+        if socket.models.get(model_id, {}).get("_model_name") == "CheckboxModel":
+            await socket.request(
+                "comm_msg",
+                socket.comm_msg(model_id, {"method": "update", "state": {"value": True}}),
+            )
+
+
 async def play_until_a_card_draw(socket: KernelSocket, v: Visit, step: Any) -> None:
     """Keep the tickets offered, let the bots play until this seat's turn, draw a card."""
+    await tick_offered_tickets(socket)
     for dom_class in ("ttr-keep", "ttr-bots-until-me"):
         message = click(socket, dom_class)
         if message is not None:

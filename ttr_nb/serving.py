@@ -132,8 +132,16 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         "class behind one school NAT shares one address. 0: no limit.",
     )
 
+    tables_url = Unicode(
+        "",
+        config=True,
+        help="Where the shared tables live (an SQLAlchemy URL); empty: $TTR_TABLES_URL, else "
+        "one SQLite file in the server's Jupyter data folder. Every kernel gets it.",
+    )
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self._share_tables_url()
         self._warm: deque[str] = deque()  # ready kernel ids, oldest first
         self._starting = 0
         self._starts: set[asyncio.Future[None]] = set()
@@ -155,6 +163,18 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         asyncio.get_event_loop().call_soon(self._refill)
         if self.warm_kernels > 0:
             self.log.info("Keeping %d warm kernels ready for visitors", self.warm_kernels)
+
+    def _share_tables_url(self) -> None:
+        """Kernels inherit the server's environment: put the tables' store there (see
+        :func:`ttr_nb.tables.default_url`), and say which one it is (without a password)."""
+        from .tables.store import URL_ENV, default_url
+
+        if self.tables_url:
+            os.environ[URL_ENV] = self.tables_url
+        url = default_url()
+        os.environ[URL_ENV] = url
+        shown = url.split("@", 1)[-1] if "@" in url else url
+        self.log.info("Shared tables are stored in %s", shown)
 
     # ------------------------------------------------------------------ visitors
     async def start_kernel(self, *, kernel_id: str | None = None, **kwargs: Any) -> str:
