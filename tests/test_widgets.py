@@ -526,6 +526,15 @@ def test_a_reloaded_page_offers_to_resume_the_browsers_copy(app: GameApp) -> Non
     other = GameApp(map_name="usa", players=3, seed=7, auto_bots=False)
     other.store._received(None, {"kind": "stored", "text": "{]"}, None)
     assert not other.prompt.is_open and not other.guard.errors
+    # A copy whose moves are a number or true (issue 25, item 27): a damaged save, forgotten.
+    for history in (5, True):
+        sent: list[dict] = []
+        damaged = GameApp(map_name="usa", players=3, seed=7, auto_bots=False)
+        damaged.store.send = lambda message, *_a, sent=sent: sent.append(message)
+        text = json.dumps(dict(stored, history=history))
+        damaged.store._received(None, {"kind": "stored", "text": text}, None)
+        assert not damaged.prompt.is_open and not damaged.guard.errors
+        assert {"kind": "forget"} in sent
 
 
 def test_unusable_names_are_refused_at_the_name_field(app: GameApp) -> None:
