@@ -31,8 +31,14 @@ def page(store: TableStore) -> GameApp:
     return GameApp(map_name="usa", players=3, seed=7, auto_bots=False, store_factory=lambda: store)
 
 
+def open_forms(page_app: GameApp) -> Any:
+    """Open the Play with others panel (its forms are made then) and return the panel."""
+    page_app.tables.forms_box.selected_index = 0
+    return page_app.tables
+
+
 def open_table(ann: GameApp, seats: list[str]) -> str:
-    panel = ann.tables
+    panel = open_forms(ann)
     panel.seat_count.value = len(seats)
     for picker, kind in zip(panel.seat_pickers, seats, strict=False):
         picker.value = kind
@@ -43,7 +49,7 @@ def open_table(ann: GameApp, seats: list[str]) -> str:
 
 
 def join(page_app: GameApp, code: str, name: str, seat: int) -> None:
-    panel = page_app.tables
+    panel = open_forms(page_app)
     panel.join_code.value = code.lower()
     panel.join_name.value = name
     panel.find_button.click()
@@ -165,6 +171,7 @@ def test_leaving_a_table_and_coming_back_by_seat_code(store):
     join(ben, code, "Ben", 1)
     seat_code = ben.tables.seat_code
     phone = page(store)
+    open_forms(phone)
     phone.tables.back_code.value = code
     phone.tables.back_seat_code.value = seat_code
     phone.tables.back_button.click()
@@ -266,7 +273,7 @@ def test_a_hostile_page_gets_a_sentence_and_nothing_changes(store):
     ann = page(store)
     code = open_table(ann, ["human", "human"])
     mallory = page(store)
-    panel = mallory.tables
+    panel = open_forms(mallory)
     panel.join_code.value = "x" * 100_000
     panel.find_button.click()
     assert "No table has this code" in panel.join_note.text and not panel.active

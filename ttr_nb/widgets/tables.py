@@ -143,6 +143,37 @@ class TablePlay:
         self.keeper.on_stored(guard(self._come_back_from_browser))
         self.timer = browser_timer(POLL_MS, "ttr-table-timer", guard(lambda: self.on_tick()))
 
+        # Built when first needed (most visitors never open a table: each widget costs the
+        # server and the browser on every visit).
+        self._forms_built = False
+        self.forms_box = widgets.Accordion(
+            children=[widgets.HTML("<div class='ttr-note'>…</div>")], _dom_classes=["ttr-tables"]
+        )
+        self.forms_box.set_title(0, "Play with others: open or join a table")
+        self.forms_box.selected_index = None
+        self.forms_box.observe(guard(lambda _c: self._build_forms()), names="selected_index")
+        self._box_built = False
+        self.table_box = widgets.VBox(
+            _dom_classes=["ttr-panel", "ttr-table-box"], layout=widgets.Layout(display="none")
+        )
+
+    # ------------------------------------------------------------------ helpers
+    def _build_forms(self) -> None:
+        """The forms of *Play with others*, made when the panel is first opened."""
+        if self._forms_built or self.forms_box.selected_index is None:
+            return
+        self._forms_built = True
+        guard = self.app.guard
+        if sys.platform == "emscripten":  # the static site: Python in the browser, no server
+            self.forms_box.children = (
+                widgets.HTML(
+                    "<div class='ttr-note ttr-table-needs-server'>Tables need the server: this "
+                    "page runs entirely in your browser, so other browsers cannot reach its "
+                    "game. Play with others on the app served by Voilà (make app, or the "
+                    "Binder link).</div>"
+                ),
+            )
+            return
         # ---- open a table
         playable = playable_maps()
         self.map_picker = widgets.Dropdown(
@@ -204,7 +235,7 @@ class TablePlay:
         self.back_button.on_click(guard(lambda _b: self.come_back_by_code()))
         self.back_note = Note("ttr-table-back-note")
 
-        self.forms = widgets.VBox(
+        forms = widgets.VBox(
             [
                 widgets.HTML(
                     "<div class='ttr-note'>Everyone plays from their own laptop or phone: "
@@ -235,18 +266,15 @@ class TablePlay:
             ],
             _dom_classes=["ttr-table-forms"],
         )
-        if sys.platform == "emscripten":  # the static site: Python in the browser, no server
-            self.forms = widgets.HTML(
-                "<div class='ttr-note ttr-table-needs-server'>Tables need the server: this "
-                "page runs entirely in your browser, so other browsers cannot reach its game. "
-                "Play with others on the app served by Voilà (make app, or the Binder "
-                "link).</div>"
-            )
-        self.forms_box = widgets.Accordion(children=[self.forms], _dom_classes=["ttr-tables"])
-        self.forms_box.set_title(0, "Play with others: open or join a table")
-        self.forms_box.selected_index = None
+        self.forms_box.children = (forms,)
+        self._show_seat_pickers()
 
-        # ---- at a table
+    def _build_table_box(self) -> None:
+        """The panel shown at a table, made when this page first sits at one."""
+        if self._box_built:
+            return
+        self._box_built = True
+        guard = self.app.guard
         self.header = widgets.HTML(_dom_classes=["ttr-table-header"])
         self.seat_list = widgets.HTML(_dom_classes=["ttr-table-seat-list"])
         self.turn_banner = widgets.HTML(_dom_classes=["ttr-table-turn"])
@@ -283,7 +311,7 @@ class TablePlay:
         self.leave_button = button("Leave the table (your seat stays yours)", "ttr-table-leave")
         self.leave_button.on_click(guard(lambda _b: self.leave()))
         self.table_note = Note("ttr-table-note")
-        self.table_box = widgets.VBox(
+        self.table_box.children = tuple(
             [
                 widgets.HTML(TABLE_CSS),
                 self.turn_banner,
@@ -293,13 +321,9 @@ class TablePlay:
                 self.creator_box,
                 self.leave_button,
                 self.table_note.widget,
-            ],
-            _dom_classes=["ttr-panel", "ttr-table-box"],
-            layout=widgets.Layout(display="none"),
+            ]
         )
-        self._show_seat_pickers()
 
-    # ------------------------------------------------------------------ helpers
     @property
     def store(self) -> TableStore:
         if self._store is None:
@@ -370,6 +394,7 @@ class TablePlay:
         """Show a table without a seat (the teacher's page)."""
         from ..tables.client import TableClient
 
+        self._build_table_box()
         self.seated = seated
         self.seat_code = None
         self.creator_token = None
@@ -550,6 +575,7 @@ class TablePlay:
         """Show the table ``seated`` is at, as its seat (or as a watcher)."""
         from ..tables.client import TableClient
 
+        self._build_table_box()
         token = seated.token or token
         self.seated = seated
         self.seat_code = seated.seat_code or seat_code
