@@ -303,6 +303,13 @@ def test_app_page_plays_offline(
     assert "claims" in page.locator(".ttr-log").inner_text()
     assert colour_share(page, x, y, teal) > 0.3, "the resumed game lost the claim"
     shoot(page, "app-resumed")
+
+    # Shared tables need the server: the panel says so instead of offering forms.
+    page.locator(".ttr-tables").get_by_text("Play with others").click()
+    note = page.locator(".ttr-table-needs-server")
+    note.wait_for(state="visible", timeout=WAIT_MS)
+    assert "Tables need the server" in note.inner_text()
+    assert not page.locator(".ttr-table-open").count()
     page.close()
     stays_local(outside)
 
