@@ -11,8 +11,8 @@ import pytest
 from ttr_nb import new_game
 from ttr_nb.actions import DrawTickets
 from ttr_nb.bots import GreedyBot, RandomBot, bot_name_problem, make_bot, play_out
+from ttr_nb.bots.search import SearchBot, reward
 from ttr_nb.rules import playable_maps
-from ttr_nb.search import SearchBot, reward
 
 BUDGET = 0.2
 # The budget is checked before each play-out; one play-out already started may finish

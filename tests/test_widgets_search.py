@@ -6,7 +6,7 @@ import pytest
 
 pytest.importorskip("ipycanvas")
 
-from ttr_nb.search import SearchBot
+from ttr_nb.bots.search import SearchBot
 from ttr_nb.widgets import GameApp
 from ttr_nb.widgets.setup import SEAT_KINDS
 

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from .algorithms import TicketPlanner, TicketUnreachableError, plan_ticket
 from .bots import GreedyBot, RandomBot, play_out
-from .determinise import Knowledge
+from .bots.determinise import Knowledge
 from .game import Game, new_game
 
 __all__ = [
@@ -155,7 +155,7 @@ def _per_call(fn: Callable[[], Any], repeat: int) -> float:
 def clone_costs(map_name: str = "usa", players: int = 2, moves: int = 60) -> dict[str, float]:
     """Seconds per ``Game.clone()``, per ``copy.deepcopy(game)`` (the same thing), per
     clone with a fresh generator (what the search uses), per gathering of a seat's
-    :class:`~ttr_nb.determinise.Knowledge` and per sampled world, mid-game."""
+    :class:`~ttr_nb.bots.determinise.Knowledge` and per sampled world, mid-game."""
     game = _mid_game(map_name, players, moves)
     knowledge = Knowledge.of(game, game.current_player)
     rng = random.Random(0)
@@ -222,7 +222,7 @@ def planner_speedup(map_name: str = "usa", positions: int = 30) -> dict[str, flo
 
 def playout_rate(map_name: str = "usa", players: int = 2, playouts: int = 20) -> float:
     """Play-outs per second of the search bot's rollout policy from a sampled world."""
-    from .rollout import PlanFollower
+    from .bots.rollout import PlanFollower
 
     game = _mid_game(map_name, players, 20)
     knowledge = Knowledge.of(game, game.current_player)

@@ -12,7 +12,7 @@ One decision is made in four steps, repeated until the budget is spent:
 
 1. **Imagine a world** (*determinisation*). The hidden information is drawn at
    random, consistently with what the bot has seen since the deal
-   (:class:`ttr_nb.determinise.Knowledge`): cards an opponent took face up stay in
+   (:class:`ttr_nb.bots.determinise.Knowledge`): cards an opponent took face up stay in
    their hand, a reshuffled deck holds exactly the discards the bot saw, the
    tickets it gave back lie at the bottom of their deck.
 2. **Compare the candidate moves in that world.** The root's candidates (at most
@@ -31,7 +31,7 @@ One decision is made in four steps, repeated until the budget is spent:
    the child with the best *upper confidence bound* (UCB1: average result plus
    ``EXPLORATION * sqrt(log(available) / visits)``, where ``available`` counts the
    iterations in which that move was legal: in some worlds it is not). After one new
-   node the rest of the game is played by :class:`~ttr_nb.rollout.PlanFollower` for
+   node the rest of the game is played by :class:`~ttr_nb.bots.rollout.PlanFollower` for
    every player (follow the shortest paths of one's tickets, like the greedy bot).
 4. **Learn.** The final scores become a result between 0 and 1 (:func:`reward`: the
    logistic curve of the margin over the best opponent), added to every node on the
@@ -50,7 +50,7 @@ and decks, which makes this *information-set* MCTS with determinisation rather t
 separate tree per world [1]_.
 
 Everything goes through the generic game API (``legal_actions``, ``apply``,
-``clone``, :func:`~ttr_nb.determinise.determinise`), so it plays every variant. With
+``clone``, :func:`~ttr_nb.bots.determinise.determinise`), so it plays every variant. With
 ``worlds=N`` in place of a time budget the search is reproducible: the same seed and
 position give the same move.
 
@@ -83,10 +83,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from .bots import GreedyBot, variant_hook
+from ..actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
+from ..game import Game
 from .determinise import Knowledge
-from .game import Game
+from .greedy import GreedyBot, variant_hook
 from .rollout import PlanFollower
 
 __all__ = ["Node", "SearchBot", "SearchResult", "reward"]

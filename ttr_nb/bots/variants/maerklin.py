@@ -12,18 +12,18 @@
   points. It moves when the journey is worth at least ``WORTH_IT`` points, or, once
   the end is near (12 trains or fewer, or the last round), whenever it gains anything:
   a passenger still standing at the end scores nothing.
-* **Tickets.** The short/long mix is Germany's (:func:`ttr_nb.bot_germany.ticket_draw`).
+* **Tickets.** The short/long mix is Germany's (:func:`ttr_nb.bots.variants.germany.ticket_draw`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .actions import ClaimRoute
-from .algorithms import best_journey, journey_value
-from .bot_germany import ticket_draw
-from .game import Game
-from .rules.maerklin import STACKS_KEY, MaerklinRules, MovePassenger
+from ...actions import ClaimRoute
+from ...algorithms import best_journey, journey_value
+from ...game import Game
+from ...rules.maerklin import STACKS_KEY, MaerklinRules, MovePassenger
+from .germany import ticket_draw
 
 __all__ = ["advise", "claim_bonus", "ticket_draw"]
 

@@ -1,7 +1,7 @@
 """Computer players. A bot looks at a game and returns one legal action.
 
 The greedy bot is generic; what it knows about a variant comes from that variant's
-module ``ttr_nb.bot_<rules>`` (found by the map's rules name), which may define
+module ``ttr_nb.bots.variants.<rules>`` (found by the map's rules name), which may define
 ``advise`` (the variant's own moves), ``claim_bonus`` (what a claim is worth beyond
 its route points) and ``ticket_draw`` (which of several ticket draws to make).
 """
@@ -17,10 +17,10 @@ from functools import cache
 from types import ModuleType
 from typing import Any, Protocol
 
-from .actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from .algorithms import TicketPlanner, TicketUnreachableError
-from .game import Game
-from .maps import Map
+from ..actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
+from ..algorithms import TicketPlanner, TicketUnreachableError
+from ..game import Game
+from ..maps import Map
 
 
 class Bot(Protocol):
@@ -46,8 +46,8 @@ Advice = Callable[["GreedyBot", Game, list[Any]], Any]
 
 @cache
 def variant_module(rules_name: str) -> ModuleType | None:
-    """The module ``ttr_nb.bot_<rules>`` with the greedy bot's variant logic, or None."""
-    module = f"{__package__}.bot_{rules_name}"
+    """The module ``ttr_nb.bots.variants.<rules>`` with the greedy bot's variant logic, or None."""
+    module = f"{__package__}.variants.{rules_name}"
     if importlib.util.find_spec(module) is None:
         return None
     return importlib.import_module(module)
@@ -61,7 +61,7 @@ def variant_hook(rules_name: str, name: str) -> Callable[..., Any] | None:
 
 
 def variant_advice(rules_name: str) -> Advice | None:
-    """The greedy bot's variant-only moves: ``advise`` of module ``ttr_nb.bot_<rules>``.
+    """The greedy bot's variant-only moves: ``advise`` of ``ttr_nb.bots.variants.<rules>``.
 
     A variant with moves of its own (harbors, supplies, passengers, ...) puts its bot
     logic in such a module, so this file stays generic; None when there is none.
@@ -226,90 +226,3 @@ class GreedyBot:
 def board_planner(game_map: Map) -> TicketPlanner:
     """The :class:`~ttr_nb.algorithms.TicketPlanner` of a map's board (built once)."""
     return TicketPlanner((r.id, r.a, r.b, r.length) for r in game_map.routes)
-
-
-def _search_bot(seed: int = 0, budget: float | None = None, cpu: bool = False) -> Bot:
-    import time
-
-    from .search import DEFAULT_BUDGET, SearchBot  # the search module imports this one
-
-    return SearchBot(
-        seed,
-        budget=DEFAULT_BUDGET if budget is None else budget,
-        clock=time.process_time if cpu else time.perf_counter,
-    )
-
-
-def _search_cpu_bot(seed: int = 0, budget: float | None = None) -> Bot:
-    return _search_bot(seed, budget, cpu=True)
-
-
-BOTS: dict[str, Callable[..., Bot]] = {
-    "random": RandomBot,
-    "greedy": GreedyBot,
-    "search": _search_bot,
-    "search-cpu": _search_cpu_bot,
-}
-"""Bots by name. ``search`` thinks 1 second per move (by the wall clock: what a player
-waits); ``search:0.3`` names another budget. ``search-cpu`` counts the CPU time of its
-own process instead, so that its strength does not depend on how busy the machine is
-(for tournaments and benchmarks)."""
-
-MAX_BUDGET = 60.0  # seconds a named search bot may think per move
-BUDGETED = ("search", "search-cpu")
-
-
-def bot_name_problem(kind: object) -> str | None:
-    """Why ``kind`` names no bot, or None (``random``, ``greedy``, ``search``, ``search:0.3``,
-    ``search-cpu:0.3``)."""
-    if not isinstance(kind, str):
-        return f"a bot is named by text, not {kind!r}"
-    name, colon, budget = kind.partition(":")
-    if name not in BOTS:
-        return f"unknown bot {kind!r}; choose from {', '.join(BOTS)} (or search:SECONDS)"
-    if colon:
-        if name not in BUDGETED:
-            return f"only the search bot takes a time budget ({kind!r})"
-        try:
-            seconds = float(budget)
-        except ValueError:
-            return f"{budget!r} is not a number of seconds ({kind!r})"
-        if not 0 < seconds <= MAX_BUDGET:
-            return f"a search budget is more than 0 and at most {MAX_BUDGET:g} seconds"
-    return None
-
-
-def make_bot(kind: str, seed: int = 0) -> Bot:
-    """A bot by name: ``random``, ``greedy``, ``search`` (1 s per move), ``search:0.3``
-    (0.3 s per move) or ``search-cpu:0.3`` (0.3 s of its own CPU time per move).
-
-    Raises
-    ------
-    ValueError
-        For a name that is not a bot (see :func:`bot_name_problem`).
-
-    Examples
-    --------
-    >>> make_bot("search:0.3").budget
-    0.3
-    >>> make_bot("greedy:2")
-    Traceback (most recent call last):
-    ...
-    ValueError: only the search bot takes a time budget ('greedy:2')
-    """
-    problem = bot_name_problem(kind)
-    if problem is not None:
-        raise ValueError(problem)
-    name, colon, budget = kind.partition(":")
-    if colon:
-        return BOTS[name](seed, float(budget))
-    return BOTS[name](seed)
-
-
-def play_out(game: Game, bots: list[Bot], max_actions: int = 100_000) -> Game:
-    """Let ``bots`` (one per seat) play ``game`` to the end."""
-    for _ in range(max_actions):
-        if game.is_over:
-            return game
-        game.apply(bots[game.current_player].choose(game))
-    raise RuntimeError(f"game did not end within {max_actions} actions")

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from .rules.world import CHOOSE_SUPPLY, BuildHarbor, ChooseSupply, ExchangePieces
+from ...rules.world import CHOOSE_SUPPLY, BuildHarbor, ChooseSupply, ExchangePieces
 
 if TYPE_CHECKING:
-    from .bots import GreedyBot
-    from .game import Game
+    from ...game import Game
+    from ..greedy import GreedyBot
 
 SUPPLY_MARGIN = 4  # pieces of the scarcer kind kept beyond what the plans need
 LATE_PIECES = 14  # with this few pieces left, unbuilt harbors are built anywhere
