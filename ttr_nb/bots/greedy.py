@@ -13,6 +13,7 @@ import importlib.util
 import random
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
 from typing import Any, Protocol
@@ -29,6 +30,30 @@ class Bot(Protocol):
     def choose(self, game: Game) -> Any: ...
 
 
+@dataclass(frozen=True)
+class Reason:
+    """Why a bot chose its last move, in terms a coach can put into words.
+
+    Attributes
+    ----------
+    kind : str
+        ``only move``, ``keep``, ``variant``, ``plan claim``, ``draw tickets``,
+        ``late claim``, ``card for plan``, ``blind draw``, ``any draw``, ``any claim``,
+        ``random``.
+    tickets : tuple of int
+        The tickets the move serves (a claim on their plans, tickets kept).
+    routes : tuple of int
+        The routes the move is for (the route claimed, the routes a card is drawn for).
+    detail : str
+        A variant move's own words; the colours wanted for a card draw.
+    """
+
+    kind: str
+    tickets: tuple[int, ...] = ()
+    routes: tuple[int, ...] = ()
+    detail: str = ""
+
+
 class RandomBot:
     """Picks uniformly among the legal actions, with its own seeded generator."""
 
@@ -36,9 +61,12 @@ class RandomBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        self.last: Reason | None = None
 
     def choose(self, game: Game) -> Any:
-        return self.rng.choice(game.legal_actions())
+        legal = game.legal_actions()
+        self.last = Reason("random", detail=str(len(legal)))
+        return self.rng.choice(legal)
 
 
 Advice = Callable[["GreedyBot", Game, list[Any]], Any]
@@ -80,42 +108,57 @@ class GreedyBot:
     come from :func:`variant_advice` first; a claim is worth its route points plus
     the variant's ``claim_bonus`` (Germany: its passengers), and the variant's
     ``ticket_draw`` picks among several ticket draws (Germany: the short/long mix).
+
+    After each move, :attr:`last` holds the :class:`Reason` for it (for the coach).
     """
 
     name = "greedy"
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
-        self._plans: tuple[Any, set[int]] = ((), set())  # (position, wanted routes)
+        # (position, wanted routes, route -> the tickets whose plans use it)
+        self._plans: tuple[Any, set[int], dict[int, tuple[int, ...]]] = ((), set(), {})
+        self.last: Reason | None = None
 
     def choose(self, game: Game) -> Any:
+        action, self.last = self.decide(game)
+        return action
+
+    def decide(self, game: Game) -> tuple[Any, Reason]:
+        """The move to play and the reason for it."""
         legal = game.legal_actions()
         if len(legal) == 1:
-            return legal[0]
+            return legal[0], Reason("only move")
         me = game.current_player
         state = game.state
         if state.pending == "keep_tickets":
-            return self._keep(game, legal)
+            keep = self._keep(game, legal)
+            return keep, Reason("keep", tickets=tuple(keep.tickets))
         advice = variant_advice(game.rules.name)
         if advice is not None:
             action = advice(self, game, legal)
             if action is not None:
-                return action
+                explain = variant_hook(game.rules.name, "explain")
+                detail = explain(game, action) if explain is not None else ""
+                return action, Reason("variant", detail=detail or game.describe(action))
         wanted = self.wanted_routes(game, me)
+        serves = self._plans[2]
         claims = [a for a in legal if isinstance(a, ClaimRoute)]
         on_plan = [a for a in claims if a.route in wanted]
         if on_plan:
-            return self._best_claim(game, on_plan)
+            claim = self._best_claim(game, on_plan)
+            return claim, Reason("plan claim", serves.get(claim.route, ()), (claim.route,))
         if state.pending is None:
             pieces = sum(state.players[me].pieces.values())
             open_tickets = not wanted and any(isinstance(a, DrawTickets) for a in legal)
             if open_tickets and pieces > 12:
                 draws = [a for a in legal if isinstance(a, DrawTickets)]
                 pick = variant_hook(game.rules.name, "ticket_draw")
-                return pick(game, draws) if pick is not None else draws[0]
+                return (pick(game, draws) if pick is not None else draws[0]), Reason("draw tickets")
             late = state.final_turns_left is not None or pieces <= 12 or not wanted
             if claims and late:
-                return self._best_claim(game, claims)
+                claim = self._best_claim(game, claims)
+                return claim, Reason("late claim", routes=(claim.route,))
         routes = [game.map.route_by_id[r] for r in wanted]
         needed = {(r.kind, r.color) for r in routes}
         # The deck whose cards the plans need most (a map with one deck: that deck).
@@ -128,17 +171,25 @@ class GreedyBot:
         ):
             card = game.rules.cards[state.face_up[action.slot]]
             if (card.deck, card.color) in needed or (card.wild and state.pending is None):
-                return action
+                for_routes = tuple(
+                    r.id
+                    for r in routes
+                    if card.wild or (r.kind, r.color) == (card.deck, card.color)
+                )
+                tickets = tuple(sorted({t for r in for_routes for t in serves.get(r, ())}))
+                return action, Reason("card for plan", tickets, for_routes, card.color)
         blind = [a for a in legal if isinstance(a, DrawBlind)]
         if blind:
-            return min(blind, key=lambda a: decks.index(a.deck) if a.deck in decks else 99)
+            pick = min(blind, key=lambda a: decks.index(a.deck) if a.deck in decks else 99)
+            return pick, Reason("blind draw", routes=tuple(sorted(wanted)), detail=pick.deck)
         draws = [a for a in legal if isinstance(a, DrawFaceUp)]
         if draws:
-            return self.rng.choice(draws)
+            return self.rng.choice(draws), Reason("any draw")
         if claims:
-            return self._best_claim(game, claims)
+            claim = self._best_claim(game, claims)
+            return claim, Reason("any claim", routes=(claim.route,))
         others = [a for a in legal if not isinstance(a, Pass)]
-        return self.rng.choice(others or legal)
+        return self.rng.choice(others or legal), Reason("random")
 
     def _unavailable(self, game: Game, me: int) -> set[int]:
         """Routes ``me`` can no longer use: claimed by others, or closed to ``me`` (a double
@@ -180,13 +231,16 @@ class GreedyBot:
             return set(self._plans[1])
         unavailable = self._unavailable(game, me)
         wanted: set[int] = set()
+        serves: dict[int, tuple[int, ...]] = {}
         for ticket_id, done in game.ticket_status(me):
             if done:
                 continue
             plan = self._plan_cost(game, me, ticket_id, unavailable)
             if plan is not None:
                 wanted.update(plan[1])
-        self._plans = (position, set(wanted))
+                for rid in plan[1]:
+                    serves[rid] = (*serves.get(rid, ()), ticket_id)
+        self._plans = (position, set(wanted), serves)
         return wanted
 
     def _keep(self, game: Game, legal: list[Any]) -> Any:

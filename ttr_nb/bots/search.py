@@ -124,6 +124,9 @@ class Node:
         Iterations that went through this node.
     total : float
         Sum of their results.
+    wins : int
+        Iterations whose imagined game the searching player won outright (the coach
+        reports them: "won 21 of 31 look-ahead games").
     available : int
         Iterations in which this node's move was a candidate at its parent (UCB1
         uses it in place of the parent's visits: in some worlds a move is not legal).
@@ -135,6 +138,7 @@ class Node:
     parent: Node | None = None
     visits: int = 0
     total: float = 0.0
+    wins: int = 0
     available: int = 0
     children: dict[Any, Node] = field(default_factory=dict)
 
@@ -327,11 +331,14 @@ class SearchBot:
             world.apply(nxt.action)
             node = nxt
             path.append(node)
-        result = reward([row["total"] for row in world.scores()], seat)
+        scores = [row["total"] for row in world.scores()]
+        result = reward(scores, seat)
+        won = scores[seat] > max(s for i, s in enumerate(scores) if i != seat)
         child.parent.visits += 1 if child.parent is not None else 0
         for visited in path:
             visited.visits += 1
             visited.total += result
+            visited.wins += won
         return result
 
     # ----------------------------------------------------------- candidates

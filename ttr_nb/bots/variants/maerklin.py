@@ -25,7 +25,7 @@ from ...game import Game
 from ...rules.maerklin import STACKS_KEY, MaerklinRules, MovePassenger
 from .germany import ticket_draw
 
-__all__ = ["advise", "claim_bonus", "ticket_draw"]
+__all__ = ["advise", "claim_bonus", "explain", "ticket_draw"]
 
 WORTH_IT = 10  # points a journey must collect before the end is near
 CARD_COST = 2.0  # what a Passenger card is worth to the bot, in points
@@ -82,3 +82,16 @@ def advise(bot: Any, game: Game, legal: list[Any]) -> Any:
     if worth >= WORTH_IT or (late and worth > 0):
         return move
     return None
+
+
+def explain(game: Game, action: Any) -> str:
+    """Why the bot moves this passenger: the journey in words and what it is worth."""
+    rules = game.rules
+    if not isinstance(action, MovePassenger) or not isinstance(rules, MaerklinRules):
+        return ""
+    worth, _ = best_move(game)
+    text = rules.journey_text(game.state, game.state.current, action)
+    return (
+        f"moves {text}: its most valuable journey now (a maximum-weight trail), worth "
+        f"{worth:g} points after {CARD_COST:g} points per Passenger card"
+    )

@@ -91,3 +91,27 @@ def exchange(bot: GreedyBot, game: Game, seat: int, legal: list[Any]) -> Exchang
             if fitting:
                 return max(fitting, key=lambda a: a.count)
     return None
+
+
+def explain(game: Game, action: Any) -> str:
+    """The World move's reason in words."""
+    state = game.state
+    seat = state.current
+    if isinstance(action, ChooseSupply):
+        return (
+            f"chooses {action.trains} trains and {action.ships} ships, in the proportion "
+            "its ticket plans need (with a margin of trains)"
+        )
+    if isinstance(action, BuildHarbor):
+        player = state.players[seat]
+        named = sum(action.city in game.map.ticket_by_id[t].cities for t in player.tickets)
+        name = game.map.place_name(action.city)
+        if named:
+            return f"builds a harbor in {name}, a city {named} of its tickets name"
+        return f"builds a harbor in {name} late in the game (an unbuilt harbor costs points)"
+    if isinstance(action, ExchangePieces):
+        return (
+            f"exchanges pieces to take {action.count} {action.take}s: its plans need more "
+            "of them than its supply holds"
+        )
+    return ""
