@@ -17,9 +17,12 @@ Two methods, and the result says which one answered:
   cheapest to join, with the routes chosen so far costing nothing (a ticket of
   more than two places joins its nearest missing place each time, as in
   Takahashi and Matsuyama's heuristic for trees), then drop every chosen route
-  the tickets do not need.  Gupta and Kumar (2015) proved a constant factor for
-  a close relative of this greedy method; ours has no proven guarantee, so the
-  result carries a lower bound as well.
+  the tickets do not need; the same with the dearest ticket first, and the
+  cheaper forest is kept.  Beyond ``MAX_ROUND_DEMANDS`` tickets, each round would
+  cost a search per ticket, so the tickets are joined once each, dearest first.
+  Gupta and Kumar (2015) proved a constant factor for a close relative of this
+  greedy method; ours has no proven guarantee, so the result carries a lower
+  bound as well.
 
 Ends may be groups of places ("any of these", a country's spaces), and dead
 ends (country spaces) are never passed through: each route into a dead end
@@ -41,6 +44,7 @@ __all__ = ["MAX_EXACT_WORK", "SteinerForest", "steiner_forest"]
 
 MAX_EXACT_WORK = 400_000  # 3^ends x places: about 40 ms of Python on a laptop
 MAX_EXACT_DEMANDS = 10  # the split of the tickets into groups costs 3^demands
+MAX_ROUND_DEMANDS = 12  # more demands: the greedy joins them in a fixed order (k searches)
 _INF = math.inf
 
 
@@ -63,6 +67,9 @@ class SteinerForest:
         The demands (by index) joined by each tree of the forest.
     demand_routes : dict
         Demand index -> the routes (to claim) of the tree that serves it.
+    needs : dict
+        Demand index -> the routes (to claim) on its own paths through that tree: a
+        route no other demand needs is saved when the demand is given up.
     completed : tuple of int
         Demands the owned routes complete already.
     unreachable : tuple of int
@@ -81,6 +88,7 @@ class SteinerForest:
     method: str
     groups: tuple[tuple[int, ...], ...]
     demand_routes: Mapping[int, tuple]
+    needs: Mapping[int, tuple]
     completed: tuple[int, ...]
     unreachable: tuple[int, ...]
     lower_bound: int
@@ -190,7 +198,7 @@ class _Board:
         return dist, pred
 
 
-def _components(graph: _Board, free: Iterable[Hashable] = ()) -> list[int]:
+def _components(graph: _Board, free: Iterable[Hashable] | None = None) -> list[int]:
     """Component label of each node, joined by the routes in ``free`` (None: every route)."""
     label = list(range(graph.n))
 
@@ -200,7 +208,7 @@ def _components(graph: _Board, free: Iterable[Hashable] = ()) -> list[int]:
             x = label[x]
         return x
 
-    for rid in free:
+    for rid in graph.ends_of if free is None else free:
         u, v = graph.ends_of[rid]
         label[find(u)] = find(v)
     return [find(x) for x in range(graph.n)]
@@ -305,7 +313,7 @@ def steiner_forest(
         if isinstance(demand, str) or len(demand) < 2:
             raise ValueError(f"demand {i} must name at least two places, not {demand!r}")
         ends_of.append([graph.nodes(end, f"demand {i}") for end in demand])
-    reach = _components(graph, graph.ends_of)
+    reach = _components(graph)
     completed, unreachable, open_demands = [], [], []
     for i, ends in enumerate(ends_of):
         if any(not end for end in ends) or not _satisfied(ends, reach):
@@ -329,6 +337,7 @@ def steiner_forest(
         method="dreyfus-wagner" if exact else "greedy",
         groups=groups,
         demand_routes=demand_routes,
+        needs=_needs(graph, set(chosen), ends_of, open_demands),
         completed=tuple(completed),
         unreachable=tuple(unreachable),
         lower_bound=lower,
@@ -552,22 +561,28 @@ def _greedy_run(
     ends_of: list[list[frozenset[int]]],
     open_demands: list[int],
     reach: list[int],
-    cheapest: bool,
-) -> tuple[set, float]:
+    order: str,
+    first_costs: dict[int, float],
+) -> set:
+    """One greedy forest. ``order``: ``cheapest`` (join the cheapest unfinished demand
+    each round), ``dearest`` (the dearest), or ``fixed`` (the demands one after another,
+    dearest alone first: k searches instead of k^2, for many demands)."""
     chosen: set = set()
-    first_costs: dict[int, float] = {}
+    queue = sorted(open_demands, key=lambda d: (-first_costs[d], d))
     while True:
         comp = _components(graph, chosen)
         todo = [d for d in open_demands if not _satisfied(ends_of[d], comp)]
         if not todo:
             break
+        if order == "fixed":
+            pick = next(d for d in queue if d in todo)
+            chosen.update(_join_step(graph, ends_of[pick], chosen, comp, reach)[1])
+            continue
         steps = {d: _join_step(graph, ends_of[d], chosen, comp, reach) for d in todo}
-        for d, (c, _) in steps.items():
-            first_costs.setdefault(d, c)
-        pick = (min if cheapest else max)(todo, key=lambda d: (steps[d][0], d))
+        pick = (min if order == "cheapest" else max)(todo, key=lambda d: (steps[d][0], d))
         chosen.update(steps[pick][1])
     _prune(graph, ends_of, open_demands, chosen)
-    return chosen, max(first_costs.values(), default=0)
+    return chosen
 
 
 def _prune(graph: _Board, ends_of, open_demands: list[int], chosen: set) -> None:
@@ -585,20 +600,20 @@ def _greedy(
     open_demands: list[int],
     reach: list[int],
 ):
+    comp = _components(graph, ())
+    # Each demand's first join alone on the board: the fixed order, and a lower bound
+    # (no forest is cheaper than its dearest demand's first join).
+    first_costs = {d: _join_step(graph, ends_of[d], set(), comp, reach)[0] for d in open_demands}
+    orders = ("cheapest", "dearest") if len(open_demands) <= MAX_ROUND_DEMANDS else ("fixed",)
     runs = [
-        _greedy_run(graph, ends_of, open_demands, reach, cheapest) for cheapest in (True, False)
+        _greedy_run(graph, ends_of, open_demands, reach, order, first_costs) for order in orders
     ]
-    chosen = min(runs, key=lambda run: sum(graph.length[r] for r in run[0]))[0]
-    # No forest is cheaper than its dearest demand's first join (alone on the board).
-    lower = max(run[1] for run in runs)
+    chosen = min(runs, key=lambda run: sum(graph.length[r] for r in run))
+    lower = max(first_costs.values(), default=0)
     comp = _components(graph, chosen)
     by_label: dict[int, list[int]] = {}
     for d in open_demands:
-        ends = ends_of[d]
-        labels = {comp[v] for v in ends[0]}
-        for end in ends[1:]:
-            labels &= {comp[v] for v in end}
-        by_label.setdefault(min(labels), []).append(d)
+        by_label.setdefault(_meeting_label(ends_of[d], comp), []).append(d)
     demand_routes: dict[int, tuple] = {}
     groups = []
     for label, members in sorted(by_label.items()):
@@ -612,3 +627,49 @@ def _greedy(
         for d in members:
             demand_routes[d] = routes
     return chosen, tuple(groups), demand_routes, False, int(lower), {}
+
+
+def _meeting_label(ends: Sequence[frozenset[int]], comp: list[int]) -> int:
+    """The (smallest) component label that meets every end."""
+    labels = {comp[v] for v in ends[0]}
+    for end in ends[1:]:
+        labels &= {comp[v] for v in end}
+    return min(labels)
+
+
+def _needs(
+    graph: _Board, chosen: set, ends_of: list[list[frozenset[int]]], open_demands: list[int]
+) -> dict[int, tuple]:
+    """The chosen routes each demand needs itself: its paths through the forest (from
+    its first end to each other end)."""
+    comp = _components(graph, chosen)
+    adj: dict[int, list[tuple[int, Hashable]]] = {}
+    for rid in chosen:
+        u, v = graph.ends_of[rid]
+        adj.setdefault(u, []).append((v, rid))
+        adj.setdefault(v, []).append((u, rid))
+    out = {}
+    for d in open_demands:
+        ends = ends_of[d]
+        label = _meeting_label(ends, comp)
+        root = min(v for v in ends[0] if comp[v] == label)
+        parent: dict[int, tuple[int, Hashable] | None] = {root: None}
+        depth = {root: 0}
+        frontier = [root]
+        while frontier:
+            nxt = []
+            for u in frontier:
+                for v, rid in adj.get(u, ()):
+                    if v not in parent:
+                        parent[v] = (u, rid)
+                        depth[v] = depth[u] + 1
+                        nxt.append(v)
+            frontier = nxt
+        used: set = set()
+        for end in ends[1:]:
+            v = min((w for w in end if w in depth), key=lambda w: (depth[w], w))
+            while parent[v] is not None:
+                v, rid = parent[v]
+                used.add(rid)
+        out[d] = tuple(sorted(used, key=graph.order.__getitem__))
+    return out
