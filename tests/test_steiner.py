@@ -127,3 +127,13 @@ def test_real_boards_exact_beats_or_ties_the_greedy_plan(name: str) -> None:
         assert greedy.lower_bound <= exact.spaces <= greedy.spaces
         separate = sum(plan_ticket(board, *d, dead_ends=game_map.dead_ends).spaces for d in demands)
         assert exact.spaces <= separate
+
+
+def test_needs_are_each_tickets_own_paths_and_many_tickets_stay_valid() -> None:
+    line = [(i, f"p{i}", f"p{i + 1}", 1) for i in range(20)]
+    forest = steiner_forest(line, [("p0", "p3"), ("p2", "p5")])
+    assert forest.needs[0] == (0, 1, 2) and forest.needs[1] == (2, 3, 4)
+    # More tickets than the greedy rounds allow: joined once each, still a valid forest.
+    demands = [(f"p{i}", f"p{i + 3}") for i in range(0, 17)]
+    many = steiner_forest(line, demands, max_exact_work=0)
+    assert many.route_ids == tuple(range(19)) and many.lower_bound == 3
