@@ -184,7 +184,7 @@ class Plan:
             )
             out.append(
                 f"Claim {len(self.routes)} route{_s(len(self.routes))}, {self.spaces} "
-                f"space{_s(self.spaces)} ({how}), about {self.turns} turns:"
+                f"space{_s(self.spaces)} ({how}), about {self.turns} turn{_s(self.turns)}:"
             )
             out.append(
                 "  " + ", ".join(game_map.route_label(game_map.route_by_id[r]) for r in self.routes)

@@ -82,9 +82,9 @@ class PlayerReview:
         how = "" if self.best_exact else " (approximate)"
         n = len(self.completed) + len(self.missed)
         out = [
-            f"{self.name}: built {self.built_spaces} spaces ({len(self.built)} routes); the "
-            f"cheapest network for their {n} ticket{'s' if n != 1 else ''} needed "
-            f"{self.best_spaces} spaces{how}."
+            f"{self.name}: built {self.built_spaces} spaces ({len(self.built)} routes), "
+            f"completing {len(self.completed)} of {n} ticket{'s' if n != 1 else ''}; the "
+            f"cheapest network completing all {n} needed {self.best_spaces} spaces{how}."
         ]
         for m in self.missed:
             if m.move is None:

@@ -32,6 +32,7 @@ from . import panels
 from . import variants as variant_uis
 from .board import BoardPieces, BoardWidget
 from .board_art import outline_routes
+from .coach_panel import CoachPanel
 from .controls import Note, Prompt, count
 from .files import FilesPanel
 from .play import CardsPanel, ClaimPanel, HandPanel, OfferPanel, TurnHeader
@@ -102,6 +103,8 @@ class GameApp:
         self.timeline = TimelinePanel(self)
         self.bot_panel = BotPanel(self, auto_bots)
         self.files = FilesPanel(self)
+        self.coach_allowed = True  # the game creator's setting (New game)
+        self.coach = CoachPanel(self)
         self.store = BrowserStore()
         self.store.on_stored(self.guard(self._offer_resume))
         self._build_layout()
@@ -133,6 +136,7 @@ class GameApp:
             [
                 self.prompt.widget,
                 self.result_html,
+                self.coach.review_widget,
                 self.turn.widget,
                 self.variant_top_box,
                 self.offer.widget,
@@ -141,6 +145,7 @@ class GameApp:
                 self.hand.widget,
                 self.variant_box,
                 widgets.VBox([self.scores_html], _dom_classes=["ttr-panel"]),
+                self.coach.widget,
                 self.bot_panel.widget,
             ],
             _dom_classes=["ttr-play-column"],
@@ -275,6 +280,7 @@ class GameApp:
         game_map = load_map(self.setup.map_name)
         seed = int(self.setup.seed_box.value)
         self.seat_kinds = self.setup.seat_kinds
+        self.coach_allowed = self.setup.coach_allowed
         if game_map.id in playable_maps():
             game: Game | None = new_game(game_map, players=names, seed=seed)
             message = f"New game on the {game_map.name} map, seed {seed}."
@@ -304,7 +310,11 @@ class GameApp:
         # The column is as wide as the board is shown: beside a tall board (Germany's)
         # the history fills the room left, under a wide one it wraps below.
         self.board_column.layout.width = f"min(100%, {self.board.shown_width})"
-        self.board.piece_painters[:] = [*self.ui.board_painters(), self._paint_trails]
+        self.board.piece_painters[:] = [
+            *self.ui.board_painters(),
+            self._paint_trails,
+            self.coach.paint,
+        ]
         self.board.fact_providers[:] = self.ui.fact_providers()
         self.board.piece_hits[:] = self.ui.piece_hits()
         self.variant_box.children = tuple(self.ui.panels())
@@ -468,7 +478,9 @@ class GameApp:
         if isinstance(budget, (int, float)) and budget > 0:
             name = game.state.players[game.current_player].name
             self._set_status(f"{name} is thinking… (up to {budget:g} s)")
-        return bot.choose(game)
+        action = bot.choose(game)
+        self.coach.bot_moved(bot, game, action)  # for the coach's "Why that move"
+        return action
 
     def bots_until_human(self) -> int:
         """Let the bots play until a human is to move (or the game ends)."""
@@ -619,6 +631,7 @@ class GameApp:
         for box in (self.claim.widget, self.cards.widget):  # nothing to act on once over
             box.layout.display = "none" if view.is_over else ""
         self.ui.render(shown)
+        self.coach.render(shown)
         self.timeline.render(shown)
         self.bot_panel.render(shown)
         self.files.render()
