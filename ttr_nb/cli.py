@@ -304,7 +304,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(
             "--bots",
             default=bots,
-            help="bot kind, or one per seat: greedy,random (search, search:0.3: seconds per move)",
+            help="bot kind, or one per seat: greedy,random; levels beginner, greedy, hard (the "
+            "search bot; search:0.3 or hard:0.3 names the seconds per move)",
         )
 
     play = sub.add_parser("play", help="bots play one game; print the turn log and final scores")

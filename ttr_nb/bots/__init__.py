@@ -10,6 +10,7 @@
 """
 
 from .greedy import (
+    BeginnerBot,
     Bot,
     GreedyBot,
     RandomBot,
@@ -23,6 +24,7 @@ from .registry import BOTS, BUDGETED, MAX_BUDGET, bot_name_problem, make_bot, pl
 
 __all__ = [
     "BOTS",
+    "BeginnerBot",
     "BUDGETED",
     "MAX_BUDGET",
     "Bot",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..game import Game
-from .greedy import Bot, GreedyBot, RandomBot
+from .greedy import BeginnerBot, Bot, GreedyBot, RandomBot
 
 
 def _search_bot(seed: int = 0, budget: float | None = None, cpu: bool = False) -> Bot:
@@ -26,17 +26,21 @@ def _search_cpu_bot(seed: int = 0, budget: float | None = None) -> Bot:
 
 BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
+    "beginner": BeginnerBot,
     "greedy": GreedyBot,
     "search": _search_bot,
+    "hard": _search_bot,
     "search-cpu": _search_cpu_bot,
 }
-"""Bots by name. ``search`` thinks 1 second per move (by the wall clock: what a player
-waits); ``search:0.3`` names another budget. ``search-cpu`` counts the CPU time of its
-own process instead, so that its strength does not depend on how busy the machine is
-(for tournaments and benchmarks)."""
+"""Bots by name, weakest first. The levels a teacher picks: ``beginner`` (beatable: the
+greedy bot's plans with a random move on about a third of its turns), ``greedy`` and
+``hard`` (the search bot). ``search`` thinks 1 second per move (by the wall clock: what
+a player waits); ``search:0.3`` names another budget, and ``hard`` is another name for
+it. ``search-cpu`` counts the CPU time of its own process instead, so that its strength
+does not depend on how busy the machine is (for tournaments and benchmarks)."""
 
 MAX_BUDGET = 60.0  # seconds a named search bot may think per move
-BUDGETED = ("search", "search-cpu")
+BUDGETED = ("search", "hard", "search-cpu")
 
 
 def bot_name_problem(kind: object) -> str | None:

@@ -163,6 +163,16 @@ def _reason_lines(game: Game, reason: Reason | None, reveal: bool) -> list[str]:
         ]
     if kind == "draw tickets":
         return ["Every ticket it holds was complete or planned to the end, so it drew new ones."]
+    if kind == "hand claim":
+        return [
+            "Its hand was large and no planned route could be paid for with it, so it claimed "
+            f"a route that shortens its plans for {whose} by {reason.detail} spaces (another way)."
+        ]
+    if kind == "cash in":
+        return [
+            "Its hand was very large and no planned route could be paid for with it, so it "
+            "turned cards into points with a route its spare trains allow."
+        ]
     if kind == "late claim":
         return ["Late in the game (or with nothing planned), it claimed the route worth most."]
     if kind == "card for plan":
@@ -174,6 +184,8 @@ def _reason_lines(game: Game, reason: Reason | None, reveal: bool) -> list[str]:
             "No face-up card fits its plans, so it drew from the deck its plans need most "
             f"(the {reason.detail} deck)."
         ]
+    if kind == "mistake":
+        return ["A beginner's move: it left its plan and drew or claimed at random."]
     if kind in ("any draw", "any claim"):
         return ["Nothing on its plans was possible, so it made any legal move of that kind."]
     return ["It moved at random among its legal moves."]

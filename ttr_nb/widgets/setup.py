@@ -23,9 +23,10 @@ if TYPE_CHECKING:
 
 SEAT_KINDS = [
     ("Human", "human"),
+    ("Beginner bot", "beginner"),
     ("Greedy bot", "greedy"),
     ("Random bot", "random"),
-    ("Search bot (1 s)", "search"),
+    ("Hard: search bot (1 s)", "search"),
 ]
 BOT_NAMES = ["Ada", "Bruno", "Chen", "Dita", "Emil"]
 MAX_SEED = 10**12
