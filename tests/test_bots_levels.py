@@ -7,14 +7,14 @@ import pytest
 
 from ttr_nb import new_game
 from ttr_nb.bots import BeginnerBot, GreedyBot, bot_name_problem, make_bot, play_out
-from ttr_nb.bots.greedy import CASH_IN, HAND_LIMIT
-from ttr_nb.bots.search import SearchBot
+from ttr_nb.bots.search import PAIRED_Z, SearchBot
 
 
 def test_levels_by_name() -> None:
     assert isinstance(make_bot("beginner"), BeginnerBot)
     hard = make_bot("hard")
     assert isinstance(hard, SearchBot) and hard.budget == 1.0
+    assert hard.paired_z == PAIRED_Z and make_bot("search-cpu:0.3").paired_z == PAIRED_Z
     assert make_bot("hard:0.5").budget == 0.5
     assert bot_name_problem("beginner:2") is not None
 
@@ -45,9 +45,9 @@ def test_the_greedy_bot_keeps_a_sensible_hand(name: str) -> None:
             paying = bot._paying_cards(game, game.current_player)
             game.apply(bot.choose(game))
             if bot.last.kind in ("hand claim", "cash in"):
-                assert paying >= (HAND_LIMIT if bot.last.kind == "hand claim" else CASH_IN)
+                assert paying >= bot.hand_limits(game)[0 if bot.last.kind == "hand claim" else 1]
                 reasons.add(bot.last.kind)
             largest = max(largest, paying)
     # Before: hands of 40-66 cards in such games; now a claim comes at 14 to 20 cards.
-    assert largest <= CASH_IN + 4
+    assert largest <= GreedyBot().hand_limits(game)[1] + 4
     assert reasons  # the rule did act in these games

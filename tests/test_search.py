@@ -107,6 +107,25 @@ def test_a_starved_search_plays_the_greedy_bots_move():
     assert not trusting.search(game).fell_back
 
 
+def test_a_move_overrules_greedy_only_beyond_the_noise():
+    """Greedy's move races to the end as the yardstick; another move replaces it only
+    when it did better in the same worlds by more than ``paired_z`` standard errors."""
+    for seed in range(4):
+        game = mid_game("usa", 2, seed=seed, moves=20 + seed)
+        greedy_move = GreedyBot(seed).choose(game)
+        result = SearchBot(seed=seed, worlds=12, paired_z=1.0).search(game)
+        baseline = result.root.children[greedy_move]
+        assert baseline.visits == max(c.visits for c in result.root.children.values())
+        if result.action != greedy_move:
+            assert result.margin > result.noise > 0
+        best = max(
+            (c for c in result.root.children.values() if c.visits >= 8),
+            key=lambda c: (c.mean, c.visits),
+        )
+        if result.action == greedy_move and best is not baseline:
+            assert result.fell_back and result.margin <= result.noise
+
+
 def test_reward_is_the_squashed_margin():
     assert reward([50, 50, 10], 0) == 0.5
     assert reward([80, 50], 0) > 0.9 > 0.1 > reward([50, 80], 0)

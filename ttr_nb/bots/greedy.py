@@ -137,6 +137,7 @@ class GreedyBot:
         # (position, wanted routes, route -> the tickets whose plans use it)
         self._plans: tuple[Any, set[int], dict[int, tuple[int, ...]]] = ((), set(), {})
         self.last: Reason | None = None
+        self._cash_in_now = self.cash_in
 
     def choose(self, game: Game) -> Any:
         action, self.last = self.decide(game)
@@ -177,7 +178,8 @@ class GreedyBot:
             if claims and late:
                 claim = self._best_claim(game, claims)
                 return claim, Reason("late claim", routes=(claim.route,))
-        if state.pending is None and claims and self._paying_cards(game, me) >= self.hand_limit:
+        limit, self._cash_in_now = self.hand_limits(game)
+        if state.pending is None and claims and self._paying_cards(game, me) >= limit:
             found = self._hand_claim(game, me, claims, wanted)
             if found is not None:
                 return found
@@ -325,7 +327,7 @@ class GreedyBot:
             claim = self._best_claim(game, self._sparing(game, by_route[best_route], wanted))
             tickets = tuple(sorted(base))
             return claim, Reason("hand claim", tickets, (claim.route,), str(best[0]))
-        if self._paying_cards(game, me) < self.cash_in:
+        if self._paying_cards(game, me) < self._cash_in_now:
             return None
         pieces = sum(game.state.players[me].pieces.values())
         planned = sum(game.map.route_by_id[r].length for r in wanted)
@@ -340,6 +342,12 @@ class GreedyBot:
         claim = self._best_claim(game, self._sparing(game, spare, wanted))
         tickets = tuple(sorted({t for r in wanted for t in serves.get(r, ())}))
         return claim, Reason("cash in", tickets, (claim.route,))
+
+    def hand_limits(self, game: Game) -> tuple[int, int]:
+        """(HAND_LIMIT, CASH_IN) for this game: a variant's module may set its own
+        ``HAND_LIMITS`` (World: harbors want a larger hand)."""
+        module = variant_module(game.rules.name)
+        return getattr(module, "HAND_LIMITS", (self.hand_limit, self.cash_in))
 
     @staticmethod
     def _paying_cards(game: Game, me: int) -> int:
@@ -380,8 +388,9 @@ class BeginnerBot(GreedyBot):
     not buried in tickets). It follows every rule and completes some of its tickets."""
 
     name = "beginner"
-    hand_limit = 10**6  # it lets its hand grow, as beginners do
-    cash_in = 10**6
+
+    def hand_limits(self, game: Game) -> tuple[int, int]:
+        return (10**6, 10**6)  # it lets its hand grow, as beginners do
 
     def __init__(self, seed: int = 0, mistakes: float = 0.35) -> None:
         super().__init__(seed)

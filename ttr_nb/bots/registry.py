@@ -11,12 +11,13 @@ from .greedy import BeginnerBot, Bot, GreedyBot, RandomBot
 def _search_bot(seed: int = 0, budget: float | None = None, cpu: bool = False) -> Bot:
     import time
 
-    from .search import DEFAULT_BUDGET, SearchBot  # imported late: it is the heaviest bot
+    from .search import DEFAULT_BUDGET, PAIRED_Z, SearchBot  # late: the heaviest bot
 
     return SearchBot(
         seed,
         budget=DEFAULT_BUDGET if budget is None else budget,
         clock=time.process_time if cpu else time.perf_counter,
+        paired_z=PAIRED_Z,
     )
 
 

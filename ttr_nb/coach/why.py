@@ -107,8 +107,9 @@ class WhyRecord:
                 lines.append(f"  {c.text}: won {c.won} of {c.tried} ({share}){mark}")
             if self.fell_back:
                 lines.append(
-                    "No move was tried in enough games to trust its average, so it played the "
-                    "greedy bot's move:"
+                    "No move beat the greedy bot's move in the same imagined games by more "
+                    "than luck explains (or none was tried in enough of them), so it played "
+                    "the greedy bot's move:"
                 )
                 lines.extend(_reason_lines(game, self.reason, reveal))
         elif self.bot == "random":
