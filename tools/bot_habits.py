@@ -16,6 +16,11 @@ Usage::
     python tools/bot_habits.py                           # greedy, 12 games per map
     python tools/bot_habits.py --bots beginner --games 20
     python tools/bot_habits.py --bots search-cpu:0.1,greedy --games 4 --maps germany
+    python tools/bot_habits.py --journal results/strength/issue-23/world-1s.jsonl
+
+``--journal`` reads the games a strength run journaled (``tools/strength.py``) instead of
+playing: per bot, the mean of each score part and how often a variant rule scored
+(Märklin: merchandise from journeys; World: a harbor built, pieces exchanged).
 
 Figures, not a test: the README quotes a run of it.
 """
@@ -95,13 +100,41 @@ def play(map_name: str, kinds: list[str], seed: int) -> list[dict[str, float]]:
     return rows
 
 
+def journal_summary(path: Path) -> None:
+    """Score parts per bot from a strength journal (see the module text)."""
+    import json
+
+    parts: dict[str, list[dict[str, int]]] = defaultdict(list)
+    for line in path.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        bots = entry["row"]  # "map@budget"
+        for seat in entry["record"]["seats"]:
+            kind = f"search ({bots})" if seat["entrant"] == 0 else "greedy"
+            parts[kind].append(seat["score"])
+    for kind, scores in parts.items():
+        keys = [k for k in scores[0] if k != "total"]
+        means = ", ".join(f"{k} {statistics.mean(s[k] for s in scores):.1f}" for k in keys)
+        line = f"{kind}, {len(scores)} games: {means}"
+        if "merchandise" in keys:
+            line += f"; merchandise scored in {sum(s['merchandise'] > 0 for s in scores)}"
+        if "harbors" in keys:
+            built = sum(s["harbors"] > -12 for s in scores)
+            swaps = sum(s["exchange"] < 0 for s in scores)
+            line += f"; a harbor built in {built}, pieces exchanged in {swaps}"
+        print(line)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bots", default="greedy", help="one kind, or two (seats alternate)")
     parser.add_argument("--games", type=int, default=12, help="games per map")
     parser.add_argument("--maps", default="all")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--journal", type=Path, help="summarise a strength journal instead")
     args = parser.parse_args()
+    if args.journal:
+        journal_summary(args.journal)
+        return 0
     kinds = args.bots.split(",")
     if len(kinds) == 1:
         kinds *= 2
