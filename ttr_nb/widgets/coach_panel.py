@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import logging
+import sys
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
@@ -244,10 +245,20 @@ def _hints_html(hints: Any) -> str:
             f"<div class='ttr-coach-hint' data-kind='{html.escape(hint.kind)}'>"
             f"<b>{html.escape(hint.title)}</b><ul>{items}</ul>"
             f"<div class='ttr-coach-how'>How: {html.escape(algorithm.name)}. Lesson: "
-            f"<i>{html.escape(algorithm.lesson_title)}</i> "
-            f"(<code>{html.escape(algorithm.lesson)}</code>)</div></div>"
+            f"{_lesson(algorithm.lesson, algorithm.lesson_title)}</div></div>"
         )
     return "".join(parts)
+
+
+def _lesson(name: str, title: str) -> str:
+    """The lesson's title and file; on the static site (Python in the browser) a link to it
+    in the site's JupyterLab, which sits two folders above the app's page. A Voilà server
+    serves the app alone, so there the file name says where the lesson is."""
+    words = f"<i>{html.escape(title)}</i> (<code>{html.escape(name)}</code>)"
+    if sys.platform != "emscripten":
+        return words
+    href = html.escape(f"../../lab/index.html?path={name}", quote=True)
+    return f"<a href='{href}' target='_blank' rel='noopener'>{words}</a>"
 
 
 def _dashed(layer: Any, geometry: BoardGeometry, route_ids: Any, colour: str) -> None:
