@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ttr_nb import ClaimRoute, DrawTickets, bot_germany, new_game, payment
+from ttr_nb import ClaimRoute, DrawTickets, new_game, payment
 from ttr_nb.bots import GreedyBot, RandomBot, play_out, variant_hook
+from ttr_nb.bots.variants import germany as bot_germany
 from ttr_nb.teaching import germany as gm
 from ttr_nb.teaching.scenarios import route_id
 

@@ -13,7 +13,7 @@ from invariants import check_invariants, starting_totals
 from ttr_nb import new_game
 from ttr_nb.actions import DrawFaceUp
 from ttr_nb.bots import GreedyBot, RandomBot, play_out
-from ttr_nb.determinise import Knowledge, determinise
+from ttr_nb.bots.determinise import Knowledge, determinise
 from ttr_nb.rules import playable_maps
 
 

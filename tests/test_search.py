@@ -11,8 +11,8 @@ import pytest
 from ttr_nb import new_game
 from ttr_nb.actions import DrawTickets
 from ttr_nb.bots import GreedyBot, RandomBot, bot_name_problem, make_bot, play_out
+from ttr_nb.bots.search import SearchBot, reward
 from ttr_nb.rules import playable_maps
-from ttr_nb.search import SearchBot, reward
 
 BUDGET = 0.2
 # The budget is checked before each play-out; one play-out already started may finish
@@ -105,6 +105,25 @@ def test_a_starved_search_plays_the_greedy_bots_move():
         assert result.action == max(finalists, key=lambda c: (c.mean, c.visits)).action
     trusting = SearchBot(seed=1, worlds=4, min_evidence=1)
     assert not trusting.search(game).fell_back
+
+
+def test_a_move_overrules_greedy_only_beyond_the_noise():
+    """Greedy's move races to the end as the yardstick; another move replaces it only
+    when it did better in the same worlds by more than ``paired_z`` standard errors."""
+    for seed in range(4):
+        game = mid_game("usa", 2, seed=seed, moves=20 + seed)
+        greedy_move = GreedyBot(seed).choose(game)
+        result = SearchBot(seed=seed, worlds=12, paired_z=1.0).search(game)
+        baseline = result.root.children[greedy_move]
+        assert baseline.visits == max(c.visits for c in result.root.children.values())
+        if result.action != greedy_move:
+            assert result.margin > result.noise > 0
+        best = max(
+            (c for c in result.root.children.values() if c.visits >= 8),
+            key=lambda c: (c.mean, c.visits),
+        )
+        if result.action == greedy_move and best is not baseline:
+            assert result.fell_back and result.margin <= result.noise
 
 
 def test_reward_is_the_squashed_margin():

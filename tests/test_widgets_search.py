@@ -8,7 +8,7 @@ pytest.importorskip("ipycanvas")
 
 from app_steps import keep_offered
 
-from ttr_nb.search import SearchBot
+from ttr_nb.bots.search import SearchBot
 from ttr_nb.widgets import GameApp
 from ttr_nb.widgets.setup import SEAT_KINDS
 

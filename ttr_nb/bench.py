@@ -20,13 +20,14 @@ from typing import Any, NamedTuple
 
 from .algorithms import TicketPlanner, TicketUnreachableError, plan_ticket
 from .bots import GreedyBot, RandomBot, play_out
-from .determinise import Knowledge
+from .bots.determinise import Knowledge
 from .game import Game, new_game
 
 __all__ = [
     "PEER_NOTE",
     "Played",
     "clone_costs",
+    "coach_speed",
     "engine_speed",
     "listing_speed",
     "planner_speedup",
@@ -155,7 +156,7 @@ def _per_call(fn: Callable[[], Any], repeat: int) -> float:
 def clone_costs(map_name: str = "usa", players: int = 2, moves: int = 60) -> dict[str, float]:
     """Seconds per ``Game.clone()``, per ``copy.deepcopy(game)`` (the same thing), per
     clone with a fresh generator (what the search uses), per gathering of a seat's
-    :class:`~ttr_nb.determinise.Knowledge` and per sampled world, mid-game."""
+    :class:`~ttr_nb.bots.determinise.Knowledge` and per sampled world, mid-game."""
     game = _mid_game(map_name, players, moves)
     knowledge = Knowledge.of(game, game.current_player)
     rng = random.Random(0)
@@ -222,7 +223,7 @@ def planner_speedup(map_name: str = "usa", positions: int = 30) -> dict[str, flo
 
 def playout_rate(map_name: str = "usa", players: int = 2, playouts: int = 20) -> float:
     """Play-outs per second of the search bot's rollout policy from a sampled world."""
-    from .rollout import PlanFollower
+    from .bots.rollout import PlanFollower
 
     game = _mid_game(map_name, players, 20)
     knowledge = Knowledge.of(game, game.current_player)
@@ -276,5 +277,57 @@ def report(games: int = 100, maps: list[str] | None = None) -> list[str]:
     )
     rates = ", ".join(f"{m} {playout_rate(m):.0f}/s" for m in maps or playable_maps())
     lines.append(f"Search bot play-outs (2 players, from move 20): {rates}")
+    full = games >= 20
+    lines.append(
+        f"Coach hints (every seat, every {COACH_STRIDE}th move of "
+        + ("greedy and random games, 2 to 5 players" if full else "a greedy 2-player game")
+        + f"; all hints of a position; goal {1e3 * COACH_GOAL_S:.0f} ms):"
+    )
+    for map_name in maps or playable_maps():
+        times = coach_speed(map_name, (2, 3, 4, 5) if full else (2,), full)
+        lines.append(
+            f"  {map_name}: {times['positions']:.0f} positions, CPU median "
+            f"{1e3 * times['cpu_median']:.0f} ms, p95 {1e3 * times['cpu_p95']:.0f} ms, "
+            f"worst {1e3 * times['cpu_max']:.0f} ms; wall worst {1e3 * times['wall_max']:.0f} ms; "
+            f"{times['over_goal']:.0f} over {1e3 * COACH_GOAL_S:.0f} ms by the wall clock"
+        )
     lines.append(PEER_NOTE)
     return lines
+
+
+COACH_STRIDE = 10
+COACH_GOAL_S = 0.2
+
+
+def coach_speed(map_name: str, players: tuple[int, ...] = (2, 3, 4, 5), random_too: bool = True):
+    """Time :func:`ttr_nb.coach.coach` for every seat at every ``COACH_STRIDE``-th move of
+    one seeded greedy game (and one random game, whose bots keep many tickets) per player
+    count: CPU and wall seconds (median, 95th percentile, worst) and how many positions
+    took longer than ``COACH_GOAL_S`` by the wall clock."""
+    import statistics
+
+    from .coach import coach
+
+    cpu, wall = [], []
+    for n in players:
+        for kind in (GreedyBot, RandomBot) if random_too else (GreedyBot,):
+            game = new_game(map_name, n, seed=n)
+            bots = [kind(10 * n + i) for i in range(n)]
+            while not game.is_over:
+                game.apply(bots[game.current_player].choose(game))
+                if len(game.history) % COACH_STRIDE:
+                    continue
+                for seat in range(n):
+                    start_wall, start_cpu = time.perf_counter(), time.process_time()
+                    coach(game, seat)
+                    cpu.append(time.process_time() - start_cpu)
+                    wall.append(time.perf_counter() - start_wall)
+    cpu.sort()
+    return {
+        "positions": len(cpu),
+        "cpu_median": statistics.median(cpu),
+        "cpu_p95": cpu[int(0.95 * (len(cpu) - 1))],
+        "cpu_max": cpu[-1],
+        "wall_max": max(wall),
+        "over_goal": sum(w > COACH_GOAL_S for w in wall),
+    }

@@ -1,4 +1,4 @@
-"""Command line: ``ttr-nb play``, ``simulate``, ``tournament``, ``bench``."""
+"""Command line: ``ttr-nb play``, ``simulate``, ``tournament``, ``hint``, ``bench``."""
 
 from __future__ import annotations
 
@@ -108,6 +108,48 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         with open(args.json, "w", encoding="utf-8") as out:
             out.write(result.to_json())
         print(f"every game written to {args.json}")
+    return 0
+
+
+def _hint_error(message: str) -> int:
+    print(f"ttr-nb hint: {message}", file=sys.stderr)
+    return 2
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    """The coach's hints for one seat of a saved game (exit status 2 for a bad save or
+    seat, with the reason)."""
+    import json
+
+    from .coach import coach, review, review_hints, why_from_replay
+    from .errors import SaveFormatError
+    from .game import MAX_SAVE_CHARS
+
+    try:
+        with open(args.save, encoding="utf-8") as file:
+            text = file.read(MAX_SAVE_CHARS + 1)
+    except OSError as exc:
+        return _hint_error(f"cannot read {args.save}: {exc.strerror or exc}")
+    except UnicodeDecodeError:
+        return _hint_error(f"{args.save} is not a text file (a save is JSON text)")
+    try:
+        game = Game.from_json(text, source=args.save)
+    except SaveFormatError as exc:
+        return _hint_error(str(exc))
+    if not 1 <= args.seat <= game.num_players:
+        names = ", ".join(f"{i + 1} {name}" for i, name in enumerate(game.names))
+        return _hint_error(
+            f"--seat {args.seat}: this game has seats 1 to {game.num_players} ({names})"
+        )
+    advice = coach(game, args.seat - 1, why_from_replay(game))
+    if args.json:
+        data = advice.to_dict()
+        data["review"] = [row.to_dict() for row in review(game)] if game.is_over else None
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
+    print(advice.text())
+    if game.is_over:
+        print("\n\n".join(["", "End-of-game review", *(h.text() for h in review_hints(game))]))
     return 0
 
 
@@ -262,7 +304,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(
             "--bots",
             default=bots,
-            help="bot kind, or one per seat: greedy,random (search, search:0.3: seconds per move)",
+            help="bot kind, or one per seat: greedy,random; levels beginner, greedy, hard (the "
+            "search bot; search:0.3 or hard:0.3 names the seconds per move)",
         )
 
     play = sub.add_parser("play", help="bots play one game; print the turn log and final scores")
@@ -296,6 +339,18 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--json", metavar="FILE", help="save every game's record as JSON")
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(func=cmd_tournament)
+    hint = sub.add_parser(
+        "hint",
+        help="the coach on a saved game: plan, weak spots, why the last move",
+        description="The coach's hints for one seat of a saved game, using only what that "
+        "seat may know: the cheapest plan for its tickets (a Steiner forest), its weak spots, "
+        "where the others seem to be heading, the variant's own hints, and the greedy bot's "
+        "reading of the last move; after the last move, the end-of-game review.",
+    )
+    hint.add_argument("save", metavar="SAVE.json", help="a game saved by the app or Game.to_json")
+    hint.add_argument("--seat", type=int, required=True, help="the seat to coach, from 1")
+    hint.add_argument("--json", action="store_true", help="print one JSON object")
+    hint.set_defaults(func=cmd_hint)
     bench = sub.add_parser(
         "bench",
         help="speed figures: fast vs reference engine path, clone, planner, games per second",

@@ -17,6 +17,10 @@ Ticket planning (`shortest_paths`)
     `plan_ticket`, `spaces_to_connect` and `TicketPlanner` (many plans on one
     board, fast): the fewest spaces still to claim
     to complete a ticket, with Dijkstra's algorithm or A*.
+Steiner forests (`steiner`)
+    `steiner_forest`: the fewest spaces still to claim that complete several
+    tickets at once (Dreyfus–Wagner while that is fast, else a greedy
+    approximation that says so).
 Tours (`tours`)
     `tour_in_order`, `tour_trail` and `tour_connected`: whether a player's
     routes let them travel a tour ticket's cities in the listed order (a
@@ -69,6 +73,7 @@ from .shortest_paths import (
     spaces_to_connect,
 )
 from .spanning import SpanningStep, kruskal_steps, minimum_spanning_routes, prim_steps
+from .steiner import SteinerForest, steiner_forest
 from .tours import tour_connected, tour_in_order, tour_trail
 
 __all__ = [
@@ -80,6 +85,7 @@ __all__ = [
     "NegativeTokenValueError",
     "NotEulerianError",
     "SpanningStep",
+    "SteinerForest",
     "TicketCut",
     "TicketPlan",
     "TicketPlanner",
@@ -102,6 +108,7 @@ __all__ = [
     "prim_steps",
     "route_graph",
     "spaces_to_connect",
+    "steiner_forest",
     "ticket_betweenness",
     "ticket_completed",
     "ticket_cut",

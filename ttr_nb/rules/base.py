@@ -275,7 +275,7 @@ class Rules(ScoringRules, RuleWords, FastHooks):
 
     def determinise_extras(self, state: GameState, seat: int, rng: random.Random) -> None:
         """Variant hook: resample, in place, the variant's own secrets that ``seat`` cannot
-        see (what :meth:`public_extras` hides), for :func:`ttr_nb.determinise.determinise`.
+        see (what :meth:`public_extras` hides), for :func:`ttr_nb.bots.determinise.determinise`.
         Cards, tickets and decks are resampled by the caller."""
 
     def public_extras(self, state: GameState, viewer: int) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from . import panels
 from . import variants as variant_uis
 from .board import BoardPieces, BoardWidget
 from .board_art import outline_routes
+from .coach_panel import CoachPanel
 from .controls import Note, Prompt, count
 from .files import FilesPanel
 from .play import CardsPanel, ClaimPanel, HandPanel, OfferPanel, TurnHeader
@@ -106,6 +107,8 @@ class GameApp:
         self.timeline = TimelinePanel(self)
         self.bot_panel = BotPanel(self, auto_bots)
         self.files = FilesPanel(self)
+        self.coach_allowed = True  # the game creator's setting (New game)
+        self.coach = CoachPanel(self)
         self.store = BrowserStore()
         self.store.on_stored(self.guard(self._offer_resume))
         self.tables = TablePlay(self, store_factory)
@@ -139,6 +142,7 @@ class GameApp:
                 self.tables.table_box,
                 self.prompt.widget,
                 self.result_html,
+                self.coach.review_widget,
                 self.turn.widget,
                 self.variant_top_box,
                 self.offer.widget,
@@ -147,6 +151,7 @@ class GameApp:
                 self.hand.widget,
                 self.variant_box,
                 widgets.VBox([self.scores_html], _dom_classes=["ttr-panel"]),
+                self.coach.widget,
                 self.bot_panel.widget,
             ],
             _dom_classes=["ttr-play-column"],
@@ -312,6 +317,7 @@ class GameApp:
         game_map = load_map(self.setup.map_name)
         seed = int(self.setup.seed_box.value)
         self.seat_kinds = self.setup.seat_kinds
+        self.coach_allowed = self.setup.coach_allowed
         if game_map.id in playable_maps():
             game: Game | None = new_game(game_map, players=names, seed=seed)
             message = f"New game on the {game_map.name} map, seed {seed}."
@@ -348,7 +354,11 @@ class GameApp:
             self.widget.add_class("ttr-tall-board")
         else:
             self.widget.remove_class("ttr-tall-board")
-        self.board.piece_painters[:] = [*self.ui.board_painters(), self._paint_trails]
+        self.board.piece_painters[:] = [
+            *self.ui.board_painters(),
+            self._paint_trails,
+            self.coach.paint,
+        ]
         self.board.fact_providers[:] = self.ui.fact_providers()
         self.board.piece_hits[:] = self.ui.piece_hits()
         self.variant_box.children = tuple(self.ui.panels())
@@ -594,7 +604,9 @@ class GameApp:
         if isinstance(budget, (int, float)) and budget > 0:
             name = game.state.players[game.current_player].name
             self._set_status(f"{name} is thinking… (up to {budget:g} s)")
-        return bot.choose(game)
+        action = bot.choose(game)
+        self.coach.bot_moved(bot, game, action)  # for the coach's "Why that move"
+        return action
 
     def bots_until_human(self) -> int:
         """Let the bots play until a human is to move (or the game ends)."""
@@ -772,6 +784,7 @@ class GameApp:
         for box in (self.claim.widget, self.cards.widget):  # nothing to act on once over
             box.layout.display = "none" if view.is_over else ""
         self.ui.render(shown)
+        self.coach.render(shown)
         self.timeline.render(shown)
         self.bot_panel.render(shown)
         self.bot_panel.widget.layout.display = "none" if self.tables.active else ""

@@ -24,9 +24,10 @@ if TYPE_CHECKING:
 
 SEAT_KINDS = [
     ("Human", "human"),
+    ("Beginner bot", "beginner"),
     ("Greedy bot", "greedy"),
     ("Random bot", "random"),
-    ("Search bot (1 s)", "search"),
+    ("Hard: search bot (1 s)", "search"),
 ]
 BOT_NAMES = ["Ada", "Bruno", "Chen", "Dita", "Emil"]
 MAX_SEED = 10**12
@@ -126,6 +127,12 @@ class SetupPanel:
             self.kinds.append(kind)
             chip = widgets.HTML(panels.player_chip(i))
             self.rows.append(widgets.HBox([chip, name, kind], _dom_classes=[f"ttr-seat-{i}"]))
+        self.coach_box = widgets.Checkbox(
+            value=True,
+            description="Coach for every seat (untick for a graded game)",
+            indent=False,
+            _dom_classes=["ttr-coach-allowed"],
+        )
         self.start_button = button("Start new game", "ttr-start")
         self.start_button.style.button_color = "#cfe8cf"
         self.start_button.on_click(guard(lambda _b: app.request_start()))
@@ -140,6 +147,7 @@ class SetupPanel:
                 ),
                 self.map_note,
                 widgets.HBox(self.rows, layout=widgets.Layout(flex_flow="row wrap")),
+                self.coach_box,
                 self.note.widget,
             ],
             _dom_classes=["ttr-setup"],
@@ -155,6 +163,10 @@ class SetupPanel:
     @property
     def seat_kinds(self) -> list[str]:
         return [self.kinds[i].value for i in range(self.player_count.value)]
+
+    @property
+    def coach_allowed(self) -> bool:
+        return bool(self.coach_box.value)
 
     def player_names(self) -> list[str] | None:
         """The names typed, or None (with the reason shown here) if one is unusable."""

@@ -53,8 +53,8 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .game import Game
-    from .state import GameState
+    from ..game import Game
+    from ..state import GameState
 
 __all__ = ["Knowledge", "determinise"]
 
@@ -180,7 +180,7 @@ class Knowledge:
     @classmethod
     def of(cls, game: Game, seat: int) -> Knowledge:
         """What ``seat`` knows in ``game``'s current position (replays its history once)."""
-        from .game import Game
+        from ..game import Game
 
         if not 0 <= seat < game.num_players:
             raise ValueError(f"there is no seat {seat} in a {game.num_players}-player game")
@@ -540,7 +540,7 @@ class _Before:
 
     def face_up_taken(self, action: Any) -> str | None:
         """The face-up card a ``DrawFaceUp`` takes (None for any other action)."""
-        from .actions import DrawFaceUp
+        from ..actions import DrawFaceUp
 
         if isinstance(action, DrawFaceUp):
             return self.face_up[action.slot]

@@ -12,20 +12,20 @@
   points. It moves when the journey is worth at least ``WORTH_IT`` points, or, once
   the end is near (12 trains or fewer, or the last round), whenever it gains anything:
   a passenger still standing at the end scores nothing.
-* **Tickets.** The short/long mix is Germany's (:func:`ttr_nb.bot_germany.ticket_draw`).
+* **Tickets.** The short/long mix is Germany's (:func:`ttr_nb.bots.variants.germany.ticket_draw`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .actions import ClaimRoute
-from .algorithms import best_journey, journey_value
-from .bot_germany import ticket_draw
-from .game import Game
-from .rules.maerklin import STACKS_KEY, MaerklinRules, MovePassenger
+from ...actions import ClaimRoute
+from ...algorithms import best_journey, journey_value
+from ...game import Game
+from ...rules.maerklin import STACKS_KEY, MaerklinRules, MovePassenger
+from .germany import ticket_draw
 
-__all__ = ["advise", "claim_bonus", "ticket_draw"]
+__all__ = ["advise", "claim_bonus", "explain", "ticket_draw"]
 
 WORTH_IT = 10  # points a journey must collect before the end is near
 CARD_COST = 2.0  # what a Passenger card is worth to the bot, in points
@@ -82,3 +82,16 @@ def advise(bot: Any, game: Game, legal: list[Any]) -> Any:
     if worth >= WORTH_IT or (late and worth > 0):
         return move
     return None
+
+
+def explain(game: Game, action: Any) -> str:
+    """Why the bot moves this passenger: the journey in words and what it is worth."""
+    rules = game.rules
+    if not isinstance(action, MovePassenger) or not isinstance(rules, MaerklinRules):
+        return ""
+    worth, _ = best_move(game)
+    text = rules.journey_text(game.state, game.state.current, action)
+    return (
+        f"moves {text}: its most valuable journey now (a maximum-weight trail), worth "
+        f"{worth:g} points after {CARD_COST:g} points per Passenger card"
+    )

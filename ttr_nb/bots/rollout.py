@@ -28,10 +28,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .actions import ClaimRoute, DrawBlind, DrawFaceUp, Pass
-from .algorithms import TicketUnreachableError
-from .bots import GreedyBot, board_planner, variant_hook
-from .game import Game
+from ..actions import ClaimRoute, DrawBlind, DrawFaceUp, Pass
+from ..algorithms import TicketUnreachableError
+from ..game import Game
+from .greedy import GreedyBot, board_planner, variant_hook
 
 __all__ = ["PlanFollower"]
 

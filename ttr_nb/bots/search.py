@@ -12,7 +12,7 @@ One decision is made in four steps, repeated until the budget is spent:
 
 1. **Imagine a world** (*determinisation*). The hidden information is drawn at
    random, consistently with what the bot has seen since the deal
-   (:class:`ttr_nb.determinise.Knowledge`): cards an opponent took face up stay in
+   (:class:`ttr_nb.bots.determinise.Knowledge`): cards an opponent took face up stay in
    their hand, a reshuffled deck holds exactly the discards the bot saw, the
    tickets it gave back lie at the bottom of their deck.
 2. **Compare the candidate moves in that world.** The root's candidates (at most
@@ -31,7 +31,7 @@ One decision is made in four steps, repeated until the budget is spent:
    the child with the best *upper confidence bound* (UCB1: average result plus
    ``EXPLORATION * sqrt(log(available) / visits)``, where ``available`` counts the
    iterations in which that move was legal: in some worlds it is not). After one new
-   node the rest of the game is played by :class:`~ttr_nb.rollout.PlanFollower` for
+   node the rest of the game is played by :class:`~ttr_nb.bots.rollout.PlanFollower` for
    every player (follow the shortest paths of one's tickets, like the greedy bot).
 4. **Learn.** The final scores become a result between 0 and 1 (:func:`reward`: the
    logistic curve of the margin over the best opponent), added to every node on the
@@ -50,7 +50,7 @@ and decks, which makes this *information-set* MCTS with determinisation rather t
 separate tree per world [1]_.
 
 Everything goes through the generic game API (``legal_actions``, ``apply``,
-``clone``, :func:`~ttr_nb.determinise.determinise`), so it plays every variant. With
+``clone``, :func:`~ttr_nb.bots.determinise.determinise`), so it plays every variant. With
 ``worlds=N`` in place of a time budget the search is reproducible: the same seed and
 position give the same move.
 
@@ -83,10 +83,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from .bots import GreedyBot, variant_hook
+from ..actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
+from ..game import Game
 from .determinise import Knowledge
-from .game import Game
+from .greedy import GreedyBot, variant_hook
 from .rollout import PlanFollower
 
 __all__ = ["Node", "SearchBot", "SearchResult", "reward"]
@@ -98,6 +98,28 @@ MAX_PER_KIND = 6  # at most this many candidates of one variant action type
 ROOT_CANDIDATES = 10  # moves compared at the root
 OTHER_CLAIMS = 2  # claims off the plan worth a look (the longest: points, or a block)
 MIN_EVIDENCE = 8  # worlds before a move may overrule greedy's (why: the module text)
+PAIRED_Z = 1.0  # a move overrules greedy's only when it beats it by this many standard errors
+
+
+def paired_margin(mine: dict[int, float], theirs: dict[int, float]) -> tuple[float, float]:
+    """Mean and standard error of ``mine - theirs`` over the worlds both were played in
+    (common random numbers: the same world and seed); (0, 0) with fewer than two.
+
+    >>> margin, noise = paired_margin({0: 0.7, 1: 0.6, 2: 0.8}, {0: 0.5, 1: 0.5, 2: 0.5, 3: 0.9})
+    >>> round(margin, 3), round(noise, 3)
+    (0.2, 0.058)
+    """
+    diffs = [mine[w] - theirs[w] for w in mine if w in theirs]
+    n = len(diffs)
+    if n < 2:
+        return 0.0, 0.0
+    mean = sum(diffs) / n
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, math.sqrt(variance / n)
+
+
+def _best_mean(nodes: list[Node]) -> Any:
+    return max(nodes, key=lambda c: (c.mean, c.visits)).action if nodes else None
 
 
 def reward(scores: list[int], seat: int) -> float:
@@ -124,6 +146,9 @@ class Node:
         Iterations that went through this node.
     total : float
         Sum of their results.
+    wins : int
+        Iterations whose imagined game the searching player won outright (the coach
+        reports them: "won 21 of 31 look-ahead games").
     available : int
         Iterations in which this node's move was a candidate at its parent (UCB1
         uses it in place of the parent's visits: in some worlds a move is not legal).
@@ -135,6 +160,7 @@ class Node:
     parent: Node | None = None
     visits: int = 0
     total: float = 0.0
+    wins: int = 0
     available: int = 0
     children: dict[Any, Node] = field(default_factory=dict)
 
@@ -179,8 +205,12 @@ class SearchResult:
         The candidates still in the race at the start of each round of sequential
         halving (the last round's winner is the move).
     fell_back : bool
-        No candidate was tried in ``min_evidence`` worlds, so the move is the greedy
-        bot's.
+        The move is the greedy bot's although another candidate averaged better: none
+        was tried in ``min_evidence`` worlds, or the best did not beat greedy's move in
+        the same worlds by more than ``paired_z`` times the noise.
+    margin, noise : float
+        The best candidate's average result minus greedy's move's, over the worlds both
+        were played in, and the standard error of that difference.
     """
 
     action: Any
@@ -191,6 +221,8 @@ class SearchResult:
     seat: int
     rounds: list[list[Node]] = field(default_factory=list)
     fell_back: bool = False
+    margin: float = 0.0
+    noise: float = 0.0
 
 
 class SearchBot:
@@ -214,6 +246,12 @@ class SearchBot:
     min_evidence : int
         Worlds a candidate must have been tried in before it may be played instead
         of the greedy bot's move (``MIN_EVIDENCE``; 1 trusts any average).
+    paired_z : float or None
+        When given (the named bots of :func:`ttr_nb.bots.make_bot` use ``PAIRED_Z``),
+        the greedy bot's move races to the end as a yardstick, and another candidate
+        replaces it only when, over the worlds both were played in, it did better by
+        more than ``paired_z`` standard errors of the difference. None (the default):
+        the best average among the last candidates racing is played.
     """
 
     name = "search"
@@ -226,6 +264,7 @@ class SearchBot:
         clock: Callable[[], float] = time.perf_counter,
         exploration: float = EXPLORATION,
         min_evidence: int = MIN_EVIDENCE,
+        paired_z: float | None = None,
     ) -> None:
         if worlds is None and not budget > 0:
             raise ValueError(f"the time budget must be positive, not {budget!r}")
@@ -237,6 +276,7 @@ class SearchBot:
         self.clock = clock
         self.exploration = exploration
         self.min_evidence = min_evidence
+        self.paired_z = paired_z
         self.policy = PlanFollower(seed)
         self.greedy = GreedyBot(seed)
         self.last: SearchResult | None = None
@@ -263,10 +303,12 @@ class SearchBot:
             root.children[action] = Node(action, root)
         knowledge = Knowledge.of(game, seat)
         racing = list(root.children.values())
+        baseline = root.children[greedy_move]
         rounds = max(1, math.ceil(math.log2(len(racing))))
         deadline = start + self.budget
         worlds = playouts = 0
         history = []
+        results: dict[Node, dict[int, float]] = {child: {} for child in racing}
         for r in range(rounds):
             history.append(list(racing))
             # Each round of sequential halving has an equal share of the budget (of the
@@ -279,19 +321,32 @@ class SearchBot:
                 for child in racing:
                     if end_worlds is None and clock() >= deadline:
                         break  # the budget is a promise: stop even in the middle of a world
-                    self.playout(child, world.clone(), seed, seat)
+                    results[child][worlds] = self.playout(child, world.clone(), seed, seat)
                     playouts += 1
                 worlds += 1
             if r < rounds - 1:
                 racing.sort(key=lambda c: (c.mean, c.visits), reverse=True)
                 racing = racing[: math.ceil(len(racing) / 2)]
+                if self.paired_z is not None and baseline not in racing:
+                    racing.append(baseline)  # greedy's move races to the end: the yardstick
         trusted = [c for c in racing if c.visits >= self.min_evidence]
-        if trusted:
-            best = max(trusted, key=lambda c: (c.mean, c.visits))
-        else:  # too few worlds to tell luck from skill: the greedy bot's move
-            best = root.children[greedy_move]
+        best = max(trusted, key=lambda c: (c.mean, c.visits)) if trusted else baseline
+        margin, noise = paired_margin(results[best], results[baseline])
+        if best is not baseline and (
+            self.paired_z is not None and not margin > self.paired_z * noise
+        ):
+            best = baseline  # it did not beat greedy's move by more than luck explains
         self.last = SearchResult(
-            best.action, root, worlds, playouts, clock() - start, seat, history, not trusted
+            best.action,
+            root,
+            worlds,
+            playouts,
+            clock() - start,
+            seat,
+            history,
+            best is baseline and best.action != _best_mean(trusted),
+            margin,
+            noise,
         )
         return self.last
 
@@ -327,11 +382,14 @@ class SearchBot:
             world.apply(nxt.action)
             node = nxt
             path.append(node)
-        result = reward([row["total"] for row in world.scores()], seat)
+        scores = [row["total"] for row in world.scores()]
+        result = reward(scores, seat)
+        won = scores[seat] > max(s for i, s in enumerate(scores) if i != seat)
         child.parent.visits += 1 if child.parent is not None else 0
         for visited in path:
             visited.visits += 1
             visited.total += result
+            visited.wins += won
         return result
 
     # ----------------------------------------------------------- candidates
@@ -371,7 +429,13 @@ class SearchBot:
                 face_up.setdefault((state.face_up[action.slot], action.refill), action)
             elif kind is DrawBlind:
                 blind.append(action)
-            elif kind in (DrawTickets, KeepTickets, Pass):
+            elif kind is DrawTickets:
+                # New tickets only once the plans are done (as the greedy bot does): the
+                # play-outs finish tickets more easily than real games do, so a search free
+                # to draw kept ten tickets a game on Germany and failed four.
+                if not wanted:
+                    tickets.append(action)
+            elif kind in (KeepTickets, Pass):
                 tickets.append(action)
             else:
                 variant.setdefault(kind, []).append(action)

@@ -21,9 +21,9 @@
 
 from __future__ import annotations
 
-from .actions import ClaimRoute, DrawTickets
-from .game import Game
-from .rules.germany import GermanyRules, colour_majority
+from ...actions import ClaimRoute, DrawTickets
+from ...game import Game
+from ...rules.germany import GermanyRules, colour_majority
 
 MAJORITY_WEIGHT = 0.5
 PER_PASSENGER = 1.0

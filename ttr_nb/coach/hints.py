@@ -1,0 +1,188 @@
+"""All the coach's hints for one seat and position, as words and as data."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..game import Game
+from .hint import Hint
+from .lessons import ALGORITHMS
+from .plan import Plan, my_plan, ticket_name
+from .variants import variant_hints
+from .view import seat_view
+from .weak import Heading, RouteLoss, TicketCutNote, opponents_heading, route_losses, ticket_cuts
+from .why import WhyRecord
+
+__all__ = ["Coaching", "coach"]
+
+SHOWN_LOSSES = 4
+SHOWN_CUTS = 3
+
+
+@dataclass(frozen=True)
+class Coaching:
+    """Everything the coach says to one seat about one position.
+
+    Attributes
+    ----------
+    seat : int
+        The seat coached (0-based; shown 1-based).
+    plan : Plan
+    losses : tuple of RouteLoss
+    cuts : tuple of TicketCutNote
+    heading : tuple of Heading
+    hints : tuple of Hint
+        The hints in the order shown: plan, weak spots, opponents, the variant's, why.
+    seconds : float
+        How long the coach took.
+    """
+
+    game: Game
+    seat: int
+    plan: Plan
+    losses: tuple[RouteLoss, ...]
+    cuts: tuple[TicketCutNote, ...]
+    heading: tuple[Heading, ...]
+    hints: tuple[Hint, ...]
+    why: WhyRecord | None
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        game = self.game
+        return {
+            "map": game.map.id,
+            "seat": self.seat + 1,
+            "player": game.names[self.seat],
+            "moves": len(game.history),
+            "phase": game.phase,
+            "plan": self.plan.to_dict(),
+            "weak_spots": {
+                "routes": [loss.to_dict() for loss in self.losses],
+                "cuts": [cut.to_dict() for cut in self.cuts],
+                "opponents": [h.to_dict(game.map) for h in self.heading],
+            },
+            "why": None if self.why is None else self.why.to_dict(),
+            "hints": [hint.to_dict() for hint in self.hints],
+        }
+
+    def text(self) -> str:
+        head = (
+            f"Coach for seat {self.seat + 1} ({self.game.names[self.seat]}), "
+            f"{self.game.map.name}, after move {len(self.game.history)}"
+        )
+        return "\n\n".join([head, *(hint.text() for hint in self.hints)])
+
+
+def coach(game: Game, seat: int, why: WhyRecord | None = None) -> Coaching:
+    """The coach's hints for ``seat`` (0-based) in ``game``'s current position, computed
+    from what that seat may know only; ``why`` adds the words for a bot's last move.
+
+    Raises
+    ------
+    ValueError
+        For a seat that is not at the table.
+
+    Examples
+    --------
+    >>> from ttr_nb import new_game
+    >>> game = new_game("usa", 2, seed=3)
+    >>> game.apply(game.legal_actions()[-1])
+    >>> advice = coach(game, 0)
+    >>> [hint.kind for hint in advice.hints]
+    ['plan', 'weak-spots', 'cuts']
+    >>> advice.hints[0].algorithm.lesson
+    'graphs_5_steiner.ipynb'
+    """
+    start = time.perf_counter()
+    view = seat_view(game, seat)
+    plan = my_plan(view, seat)
+    losses = route_losses(view, seat, plan)
+    cuts = ticket_cuts(view, seat, plan)
+    heading = opponents_heading(view, seat, plan)
+    hints = [Hint("plan", "My plan", tuple(plan.lines(game)), plan.algorithm, plan.routes)]
+    hints += _weak_hints(game, losses, cuts)
+    if heading:
+        hints.append(_heading_hint(game, heading))
+    hints += variant_hints(view, seat, plan)
+    if why is not None:
+        hints.append(why.hint(game, seat))
+    return Coaching(
+        game,
+        seat,
+        plan,
+        losses,
+        cuts,
+        heading,
+        tuple(hints),
+        why,
+        time.perf_counter() - start,
+    )
+
+
+def _label(game: Game, rid: int) -> str:
+    return game.map.route_label(game.map.route_by_id[rid])
+
+
+def _link_label(game: Game, link: tuple[int, ...]) -> str:
+    """A cut's link: its route, with how many open tracks it has when there are several."""
+    label = _label(game, link[0])
+    return label if len(link) == 1 else f"{label} and its other track"
+
+
+def _weak_hints(
+    game: Game, losses: tuple[RouteLoss, ...], cuts: tuple[TicketCutNote, ...]
+) -> list[Hint]:
+    out = []
+    if losses:
+        lines = ["If an opponent claimed one of your planned routes first:"]
+        for loss in losses[:SHOWN_LOSSES]:
+            if loss.impossible:
+                gone = ", ".join(t.name for t in loss.impossible)
+                cost = f"{gone} could not be completed any more"
+            elif loss.extra == 0:
+                cost = "an equally short way exists"
+            else:
+                via = ", ".join(_label(game, r) for r in loss.detour)
+                cost = f"+{loss.extra} spaces (detour: {via})"
+            lines.append(f"  {_label(game, loss.route)}: {cost}")
+        routes = tuple(loss.route for loss in losses[:SHOWN_LOSSES])
+        out.append(Hint("weak-spots", "Weak spots", tuple(lines), ALGORITHMS["replan"], routes))
+    if cuts:
+        lines = []
+        for cut in cuts[:SHOWN_CUTS]:
+            n = int(cut.claims)
+            where = ", ".join(_link_label(game, link) for link in cut.links)
+            lines.append(
+                f"{cut.ticket.name} can be blocked by {n} claim{'s' if n != 1 else ''} ({where})."
+            )
+        out.append(
+            Hint("cuts", "How few claims block a ticket", tuple(lines), ALGORITHMS["min-cut"])
+        )
+    return out
+
+
+def _heading_hint(game: Game, heading: tuple[Heading, ...]) -> Hint:
+    lines = []
+    contested: list[int] = []
+    for h in heading:
+        if not h.tickets:
+            lines.append(f"{h.name}'s claims fit no ticket well yet.")
+            continue
+        guesses = ", ".join(
+            f"{ticket_name(game.map, t)} ({100 * c:.0f}% covered)" for t, c in h.tickets
+        )
+        lines.append(f"{h.name} may be heading for {guesses}.")
+        if h.contested:
+            lines.append(
+                "  Routes you both need: " + ", ".join(_label(game, r) for r in h.contested) + "."
+            )
+            contested += [r for r in h.contested if r not in contested]
+    return Hint(
+        "heading",
+        "Where the others seem to be heading",
+        tuple(lines),
+        ALGORITHMS["opponent-paths"],
+        tuple(contested),
+    )

@@ -1,0 +1,407 @@
+"""My plan: the fewest spaces still to claim that complete the seat's open tickets.
+
+The plan is a minimum Steiner forest (:func:`ttr_nb.algorithms.steiner_forest`) over
+the routes the seat may still use, with its own routes free. It comes with what it
+costs in cards and turns, the tickets it cannot reach any more, what each ticket adds
+to it (a cheaper plan that drops a ticket), and, when the seat's pieces do not cover
+it, the best set of tickets that fits.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..algorithms import SteinerForest, steiner_forest
+from ..game import Game
+from ..maps import Map
+from .lessons import ALGORITHMS, Algorithm
+from .view import board_of, demand_of, unavailable_to
+
+__all__ = ["CardNeed", "Drop", "Plan", "TicketNote", "my_plan", "ticket_name"]
+
+CARDS_PER_TURN = 2  # a draw turn takes two cards (a face-up wild: one)
+
+
+def ticket_name(game_map: Map, ticket_id: int) -> str:
+    """``Denver – El Paso``; a tour: ``Tehran → Lahore → ...``."""
+    ticket = game_map.ticket_by_id[ticket_id]
+    joint = " → " if ticket.tour_values else " – "
+    return joint.join(game_map.place_name(c) for c in ticket.cities)
+
+
+@dataclass(frozen=True)
+class TicketNote:
+    """A ticket as the coach names it: id, words, points, and the routes of the plan
+    that serve it."""
+
+    id: int
+    name: str
+    points: int
+    penalty: int
+    routes: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, game_map: Map, ticket_id: int, routes: tuple[int, ...] = ()) -> TicketNote:
+        ticket = game_map.ticket_by_id[ticket_id]
+        tour = ticket.tour_values
+        points = tour["any_order"] if tour else ticket.points
+        penalty = tour["penalty"] if tour else ticket.points
+        return cls(ticket_id, ticket_name(game_map, ticket_id), points, penalty, routes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "points": self.points,
+            "penalty": self.penalty,
+            "routes": list(self.routes),
+        }
+
+
+@dataclass(frozen=True)
+class CardNeed:
+    """Cards of one deck and colour the plan needs (``any`` for gray routes: any one
+    colour per route), and how many of them the seat holds."""
+
+    deck: str
+    colour: str
+    cards: int
+    held: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"deck": self.deck, "colour": self.colour, "cards": self.cards, "held": self.held}
+
+
+@dataclass(frozen=True)
+class Drop:
+    """A cheaper plan without one ticket: the spaces it saves (``exact`` False: at least
+    this many, from the current plan)."""
+
+    ticket: TicketNote
+    saves: int
+    exact: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ticket": self.ticket.to_dict(), "saves_spaces": self.saves, "exact": self.exact}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The coach's plan for one seat (see the module text).
+
+    Attributes
+    ----------
+    routes : tuple of int
+        Routes still to claim, in board order.
+    spaces : int
+        Their total length.
+    spaces_by_kind : dict
+        Spaces by kind of piece (trains; ships on the World map).
+    pieces : dict
+        The seat's pieces left, by kind.
+    cards : tuple of CardNeed
+        Cards needed by deck and colour, with what the seat holds.
+    wilds_held : int
+        Wild cards in the seat's hand (they stand in for any colour).
+    cards_missing : int
+        About how many cards are still to draw.
+    turns : int
+        About how many turns the plan takes: one per claim, plus the draws.
+    exact : bool
+        The plan is the cheapest one (False: an approximation).
+    lower_bound : int
+        No plan needs fewer spaces.
+    reachable, unreachable, completed : tuple of TicketNote
+        Open tickets the plan completes, those no plan can complete any more, and
+        those done already.
+    drops : tuple of Drop
+        What each reachable ticket adds to the plan, most first.
+    fitting : tuple of int or None
+        When the pieces do not cover the plan: the tickets of the best plan that fits.
+    algorithm : Algorithm
+    forest : SteinerForest
+    unavailable : frozenset
+        Routes closed to the seat (claimed by others, closed double tracks).
+    """
+
+    seat: int
+    routes: tuple[int, ...]
+    spaces: int
+    spaces_by_kind: dict[str, int]
+    pieces: dict[str, int]
+    cards: tuple[CardNeed, ...]
+    wilds_held: int
+    cards_missing: int
+    turns: int
+    exact: bool
+    lower_bound: int
+    reachable: tuple[TicketNote, ...]
+    unreachable: tuple[TicketNote, ...]
+    completed: tuple[TicketNote, ...]
+    drops: tuple[Drop, ...]
+    fitting: tuple[int, ...] | None
+    algorithm: Algorithm
+    forest: SteinerForest = field(repr=False)
+    unavailable: frozenset = field(repr=False, default=frozenset())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "routes": list(self.routes),
+            "spaces": self.spaces,
+            "spaces_by_kind": dict(self.spaces_by_kind),
+            "pieces": dict(self.pieces),
+            "cards": [c.to_dict() for c in self.cards],
+            "wilds_held": self.wilds_held,
+            "cards_missing": self.cards_missing,
+            "turns": self.turns,
+            "exact": self.exact,
+            "lower_bound": self.lower_bound,
+            "tickets_reachable": [t.to_dict() for t in self.reachable],
+            "tickets_unreachable": [t.to_dict() for t in self.unreachable],
+            "tickets_completed": [t.to_dict() for t in self.completed],
+            "drops": [d.to_dict() for d in self.drops],
+            "fitting_tickets": None if self.fitting is None else list(self.fitting),
+            "algorithm": self.algorithm.to_dict(),
+        }
+
+    def lines(self, game: Game) -> list[str]:
+        """The plan in words."""
+        game_map = game.map
+        out = []
+        if not self.reachable:
+            if self.completed and not self.unreachable:
+                out.append("Every ticket you hold is complete: nothing left to claim for them.")
+            elif not self.completed and not self.unreachable:
+                out.append("You hold no tickets yet.")
+        else:
+            how = (
+                "the cheapest plan"
+                if self.exact
+                else f"approximate: the best plan needs at least {self.lower_bound}"
+            )
+            out.append(
+                f"Claim {len(self.routes)} route{_s(len(self.routes))}, {self.spaces} "
+                f"space{_s(self.spaces)} ({how}), about {self.turns} turn{_s(self.turns)}:"
+            )
+            out.append(
+                "  " + ", ".join(game_map.route_label(game_map.route_by_id[r]) for r in self.routes)
+            )
+            if len(self.spaces_by_kind) > 1:
+                kinds = ", ".join(f"{n} {k} spaces" for k, n in sorted(self.spaces_by_kind.items()))
+                out.append(f"  That is {kinds}.")
+            needs = ", ".join(
+                f"{c.cards} {c.colour if c.colour != 'any' else 'of any one colour'}"
+                f"{' ' + c.deck if len(game.rules.deck_names) > 1 else ''} (you hold {c.held})"
+                for c in self.cards
+            )
+            out.append(
+                f"Cards: {needs}; {self.wilds_held} wild card{_s(self.wilds_held)} in hand; "
+                f"about {self.cards_missing} card{_s(self.cards_missing)} still to draw."
+            )
+            done = ", ".join(f"{t.name} ({t.points})" for t in self.reachable)
+            out.append(f"It completes: {done}.")
+            pieces = sum(self.pieces.values())
+            if self.fitting is not None:
+                kept = [t for t in self.reachable if t.id in self.fitting]
+                lost = [t for t in self.reachable if t.id not in self.fitting]
+                out.append(
+                    f"Your {pieces} pieces do not cover the plan's {self.spaces} spaces: the best "
+                    f"plan that fits keeps {_names(kept) or 'no ticket'} and gives up "
+                    f"{_names(lost)}."
+                )
+        for t in self.unreachable:
+            out.append(
+                f"Out of reach: {t.name} (no usable routes join it; −{t.penalty} at the end)."
+            )
+        worth = [d for d in self.drops if d.saves > 0]
+        for d in worth[:2]:
+            bound = "" if d.exact else "at least "
+            out.append(
+                f"A cheaper plan drops {d.ticket.name}: {bound}{d.saves} space{_s(d.saves)} "
+                f"fewer, but its {d.ticket.points} points become −{d.ticket.penalty}."
+            )
+        if self.completed:
+            out.append("Done already: " + _names(self.completed) + ".")
+        return out
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
+def _names(tickets: Any) -> str:
+    return ", ".join(t.name for t in tickets)
+
+
+def my_plan(view: Game, seat: int) -> Plan:
+    """The plan for ``seat`` in ``view`` (a :func:`~ttr_nb.coach.view.seat_view`).
+
+    Examples
+    --------
+    >>> from ttr_nb import new_game
+    >>> from ttr_nb.coach.view import seat_view
+    >>> game = new_game("usa", 2, seed=3)
+    >>> game.apply(game.legal_actions()[-1])  # the first player keeps all three tickets
+    >>> plan = my_plan(seat_view(game, 0), 0)
+    >>> plan.exact, len(plan.reachable), plan.spaces == sum(
+    ...     game.map.route_by_id[r].length for r in plan.routes)
+    (True, 3, True)
+    """
+    game_map = view.map
+    state = view.state
+    player = state.players[seat]
+    tickets = list(player.tickets)
+    unavailable = unavailable_to(view, seat)
+    owned = frozenset(player.routes)
+    board = board_of(game_map)
+    demands = [demand_of(game_map, t) for t in tickets]
+    forest = steiner_forest(
+        board, demands, owned=owned, unavailable=unavailable, dead_ends=game_map.dead_ends
+    )
+    routes = [game_map.route_by_id[r] for r in forest.route_ids]
+    by_kind = Counter({kind: 0 for kind in view.rules.deck_names})
+    for route in routes:
+        by_kind[route.kind] += route.length
+    cards, wilds, missing = card_needs(view, seat, forest.route_ids)
+    reachable = tuple(
+        TicketNote.of(game_map, tickets[i], forest.demand_routes.get(i, ()))
+        for i in range(len(tickets))
+        if i not in forest.completed and i not in forest.unreachable
+    )
+    drops = _drops(forest, tickets, game_map)
+    fitting = _fitting(forest, tickets, reachable, sum(player.pieces.values()), drops)
+    return Plan(
+        seat=seat,
+        routes=forest.route_ids,
+        spaces=forest.spaces,
+        spaces_by_kind={k: n for k, n in by_kind.items() if n or len(by_kind) == 1},
+        pieces=dict(player.pieces),
+        cards=cards,
+        wilds_held=wilds,
+        cards_missing=missing,
+        turns=len(routes) + math.ceil(missing / CARDS_PER_TURN),
+        exact=forest.exact,
+        lower_bound=forest.lower_bound,
+        reachable=reachable,
+        unreachable=tuple(TicketNote.of(game_map, tickets[i]) for i in forest.unreachable),
+        completed=tuple(TicketNote.of(game_map, tickets[i]) for i in forest.completed),
+        drops=drops,
+        fitting=fitting,
+        algorithm=ALGORITHMS["steiner-exact" if forest.exact else "steiner-greedy"],
+        forest=forest,
+        unavailable=unavailable,
+    )
+
+
+def card_needs(
+    view: Game, seat: int, route_ids: tuple[int, ...]
+) -> tuple[tuple[CardNeed, ...], int, int]:
+    """Cards the routes need, by deck and colour, against the seat's hand: the needs,
+    the wild cards held and about how many cards are still missing.
+
+    A gray route takes any one colour: each is matched, longest first, with the colour
+    the hand holds most of (after the coloured routes took theirs); wild cards fill in
+    the rest. A World pair route takes two Train cards a space, and a Double-Ship card
+    covers two spaces.
+    """
+    rules = view.rules
+    hand = view.state.players[seat].hand
+    held: Counter[tuple[str, str]] = Counter()
+    wilds = 0
+    for cid, n in hand.items():
+        card = rules.cards[cid]
+        if card.wild:
+            wilds += n
+        elif not card.passenger:
+            held[(card.deck, card.color)] += n * card.spaces
+    coloured: Counter[tuple[str, str]] = Counter()
+    gray: list[tuple[str, int]] = []
+    for rid in route_ids:
+        route = view.map.route_by_id[rid]
+        cards = route.length * (2 if route.pair else 1)
+        if route.color == "gray":
+            gray.append((route.kind, cards))
+        else:
+            coloured[(route.kind, route.color)] += cards
+    spare = Counter(held)
+    covered = 0
+    for key, need in coloured.items():
+        use = min(need, spare[key])
+        covered += use
+        spare[key] -= use
+    for deck, need in sorted(gray, key=lambda g: -g[1]):
+        options = [k for k in spare if k[0] == deck]
+        best = max(options, key=lambda k: spare[k], default=None)
+        if best is not None:
+            use = min(need, spare[best])
+            covered += use
+            spare[best] -= use
+    total = sum(coloured.values()) + sum(n for _, n in gray)
+    missing = max(0, total - covered - wilds)
+    needs = [CardNeed(d, c, n, held[(d, c)]) for (d, c), n in sorted(coloured.items())]
+    gray_by_deck: Counter[str] = Counter()
+    for deck, n in gray:
+        gray_by_deck[deck] += n
+    needs += [
+        CardNeed(d, "any", n, max((held[k] for k in held if k[0] == d), default=0))
+        for d, n in sorted(gray_by_deck.items())
+    ]
+    return tuple(needs), wilds, missing
+
+
+def _drops(forest: SteinerForest, tickets: list[int], game_map: Map) -> tuple[Drop, ...]:
+    """What each reachable ticket adds to the plan. Exact plans give it for free (the
+    best forest of every subset of the tickets); otherwise the plan's routes that only
+    this ticket needs (at least that much is saved)."""
+    open_ids = [
+        i for i in range(len(tickets)) if i not in forest.completed and i not in forest.unreachable
+    ]
+    if len(open_ids) < 2:
+        return ()
+    everything = frozenset(open_ids)
+    shared: Counter[int] = Counter(r for i in open_ids for r in forest.needs.get(i, ()))
+    out = []
+    for i in open_ids:
+        if forest.exact:
+            saves = forest.spaces - forest.subset_spaces[everything - {i}]
+        else:  # the routes only this ticket needs: at least that much is saved
+            alone = [r for r in forest.needs.get(i, ()) if shared[r] == 1]
+            saves = sum(game_map.route_by_id[r].length for r in alone)
+        note = TicketNote.of(game_map, tickets[i], forest.demand_routes.get(i, ()))
+        out.append(Drop(note, saves, forest.exact))
+    out.sort(key=lambda d: (-d.saves / max(d.ticket.points + d.ticket.penalty, 1), d.ticket.id))
+    return tuple(out)
+
+
+def _fitting(
+    forest: SteinerForest,
+    tickets: list[int],
+    reachable: tuple[TicketNote, ...],
+    pieces: int,
+    drops: tuple[Drop, ...],
+) -> tuple[int, ...] | None:
+    """The tickets of the best plan within ``pieces`` when the whole plan needs more
+    (best: most points kept minus points lost); None when the plan fits."""
+    if forest.spaces <= pieces or not reachable:
+        return None
+    value = {t.id: t.points + t.penalty for t in reachable}
+    if forest.exact:
+        best: tuple[float, int, frozenset] = (-math.inf, 0, frozenset())
+        for subset, spaces in forest.subset_spaces.items():
+            if spaces <= pieces:
+                kept = sum(value[tickets[i]] for i in subset)
+                if (kept, -spaces) > best[:2]:
+                    best = (kept, -spaces, subset)
+        return tuple(sorted(tickets[i] for i in best[2]))
+    # Approximate: give up the tickets that save most spaces per point until it fits.
+    kept_ids = [t.id for t in reachable]
+    spaces = forest.spaces
+    for drop in sorted(drops, key=lambda d: -d.saves / max(value[d.ticket.id], 1)):
+        if spaces <= pieces:
+            break
+        kept_ids.remove(drop.ticket.id)
+        spaces -= drop.saves
+    return tuple(sorted(kept_ids))

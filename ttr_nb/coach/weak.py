@@ -1,0 +1,277 @@
+"""Weak spots: what the loss of each planned route would cost, how few claims would cut
+each ticket, and which routes the opponents' claims suggest they are heading for.
+
+* **Losing a route.** For each route of the plan, the tickets it serves are planned
+  again as if an opponent had claimed it (with 2 or 3 players that also closes its
+  other track), the rest of the plan counting as built: the extra spaces are the
+  detour it forces, or the tickets it would make impossible.
+* **Cuts.** For each open ticket, the fewest claims that would block it
+  (:func:`~ttr_nb.algorithms.ticket_cut`, max-flow/min-cut): a ticket one claim can
+  cut is fragile.
+* **Opponents.** An opponent's tickets are hidden, but their claims are not. For every
+  ticket they might hold (any ticket the seat does not hold itself), a shortest path
+  with their routes counted free shows how much of it their network already covers;
+  the tickets it covers best are the likeliest, and the routes still missing on those
+  paths are where they seem to be heading. Where those routes are in the seat's plan,
+  the seat is racing them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from ..algorithms import TicketUnreachableError, steiner_forest, ticket_cut
+from ..bots import board_planner
+from ..game import Game
+from ..maps import Map
+from .plan import Plan, TicketNote, ticket_name
+from .view import board_of, demand_of, unavailable_to
+
+__all__ = [
+    "Heading",
+    "RouteLoss",
+    "TicketCutNote",
+    "opponents_heading",
+    "route_losses",
+    "ticket_cuts",
+]
+
+CUT_TICKETS = 3  # tickets whose cuts are computed
+LOSS_ROUTES = 12  # planned routes whose loss is computed (those serving most points)
+GUESSED_TICKETS = 3  # likeliest tickets shown per opponent
+MIN_COVER = 0.25  # a ticket their network covers less than this is no guess
+
+
+@dataclass(frozen=True)
+class RouteLoss:
+    """What losing one planned route costs: extra spaces (None: some ticket becomes
+    impossible), the tickets made impossible, and the detour's new routes."""
+
+    route: int
+    extra: int | None
+    impossible: tuple[TicketNote, ...]
+    detour: tuple[int, ...]
+    tickets: tuple[TicketNote, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "route": self.route,
+            "extra_spaces": self.extra,
+            "impossible": [t.to_dict() for t in self.impossible],
+            "detour": list(self.detour),
+            "tickets": [t.id for t in self.tickets],
+        }
+
+
+@dataclass(frozen=True)
+class TicketCutNote:
+    """The fewest claims that would block a ticket, and the routes to claim."""
+
+    ticket: TicketNote
+    claims: float
+    routes: tuple[int, ...]
+    links: tuple[tuple[int, ...], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        claims = self.claims if self.claims != float("inf") else None
+        return {
+            "ticket": self.ticket.to_dict(),
+            "claims": claims,
+            "routes": list(self.routes),
+            "links": [list(link) for link in self.links],
+        }
+
+
+@dataclass(frozen=True)
+class Heading:
+    """Where one opponent seems to be heading: the tickets their claims fit best (with
+    the share of each already covered) and the routes still missing on them."""
+
+    seat: int
+    name: str
+    tickets: tuple[tuple[int, float], ...]
+    routes: tuple[int, ...]
+    contested: tuple[int, ...]
+
+    def to_dict(self, game_map: Map) -> dict[str, Any]:
+        return {
+            "seat": self.seat + 1,
+            "player": self.name,
+            "tickets_guessed": [
+                {"id": t, "name": ticket_name(game_map, t), "covered": round(c, 2)}
+                for t, c in self.tickets
+            ],
+            "routes": list(self.routes),
+            "contested": list(self.contested),
+        }
+
+
+def route_losses(view: Game, seat: int, plan: Plan) -> tuple[RouteLoss, ...]:
+    """For each route of the plan (the ``LOSS_ROUTES`` serving most ticket points), what
+    its loss to an opponent would cost, dearest first (impossible tickets first of all)."""
+    game_map = view.map
+    board = board_of(game_map)
+    tickets = view.state.players[seat].tickets
+    owned = frozenset(view.state.players[seat].routes)
+    closes = view.num_players <= view.rules.closed_parallel_max_players
+    serving: dict[int, list[int]] = {}
+    for i, routes in plan.forest.needs.items():
+        for rid in routes:
+            serving.setdefault(rid, []).append(i)
+    stake = {note.id: note.points + note.penalty for note in plan.reachable}
+
+    def at_stake(rid: int) -> tuple[int, int]:
+        return (-sum(stake.get(tickets[i], 0) for i in serving.get(rid, ())), rid)
+
+    out = []
+    for rid in sorted(plan.routes, key=at_stake)[:LOSS_ROUTES]:
+        served = serving.get(rid, [])
+        if not served:
+            continue
+        lost = {rid, *(view.rules.parallel[rid] if closes else ())}
+        built = owned | (frozenset(plan.routes) - {rid})
+        again = steiner_forest(
+            board,
+            [demand_of(game_map, tickets[i]) for i in served],
+            owned=built,
+            unavailable=plan.unavailable | lost,
+            dead_ends=game_map.dead_ends,
+        )
+        length = game_map.route_by_id[rid].length
+        impossible = tuple(TicketNote.of(game_map, tickets[served[j]]) for j in again.unreachable)
+        extra = None if impossible else again.spaces - length
+        out.append(
+            RouteLoss(
+                rid,
+                extra,
+                impossible,
+                again.route_ids,
+                tuple(TicketNote.of(game_map, tickets[i]) for i in served),
+            )
+        )
+    out.sort(key=lambda loss: (loss.extra is not None, -(loss.extra or 0), loss.route))
+    return tuple(out)
+
+
+def ticket_cuts(view: Game, seat: int, plan: Plan) -> tuple[TicketCutNote, ...]:
+    """The fewest claims that would block each open two-place ticket, fewest first (the
+    ``CUT_TICKETS`` tickets with most at stake: a max-flow each is not free)."""
+    game_map = view.map
+    owned = view.state.players[seat].routes
+    out = []
+    at_stake = sorted(plan.reachable, key=lambda t: (-(t.points + t.penalty), t.id))
+    for note in at_stake[:CUT_TICKETS]:
+        cities = game_map.ticket_by_id[note.id].cities
+        if len(cities) != 2:
+            continue  # a tour: blocking it means cutting any of its legs
+        cut = ticket_cut(
+            board_of(game_map),
+            game_map.targets(cities[0]),
+            game_map.targets(cities[1]),
+            owned=owned,
+            unavailable=plan.unavailable,
+            players=view.num_players,
+            dead_ends=game_map.dead_ends,
+        )
+        if cut.size != float("inf"):
+            out.append(TicketCutNote(note, cut.size, cut.route_ids, cut.links))
+    out.sort(key=lambda c: (c.claims, c.ticket.id))
+    return tuple(out)
+
+
+@cache
+def _alone(game_map: Map, ticket_id: int) -> int | None:
+    """Spaces a ticket needs on the empty board."""
+    return _spaces(game_map, ticket_id, frozenset(), frozenset())
+
+
+@cache
+def _alone_path(game_map: Map, ticket_id: int) -> tuple[frozenset[int], frozenset[str]]:
+    """The routes of a ticket's shortest path on the empty board, and its end places."""
+    ticket = game_map.ticket_by_id[ticket_id]
+    ends = frozenset(p for c in ticket.cities for p in game_map.targets(c))
+    try:
+        routes = _missing_routes(game_map, ticket_id, frozenset(), frozenset())
+    except TicketUnreachableError:
+        routes = []
+    return frozenset(routes), ends
+
+
+def _spaces(game_map: Map, ticket_id: int, owned: frozenset, unavailable: frozenset) -> int | None:
+    """Spaces still to claim for a ticket on its own (consecutive places joined by
+    shortest paths), or None when it cannot be completed."""
+    planner = board_planner(game_map)
+    cities = game_map.ticket_by_id[ticket_id].cities
+    total = 0
+    for a, b in zip(cities, cities[1:], strict=False):
+        try:
+            plan = planner.plan(
+                game_map.targets(a),
+                game_map.targets(b),
+                owned=owned,
+                unavailable=unavailable,
+                dead_ends=game_map.dead_ends,
+            )
+        except TicketUnreachableError:
+            return None
+        total += plan.spaces
+    return total
+
+
+def _missing_routes(
+    game_map: Map, ticket_id: int, owned: frozenset, unavailable: frozenset
+) -> list[int]:
+    planner = board_planner(game_map)
+    cities = game_map.ticket_by_id[ticket_id].cities
+    out: list[int] = []
+    for a, b in zip(cities, cities[1:], strict=False):
+        plan = planner.plan(
+            game_map.targets(a),
+            game_map.targets(b),
+            owned=owned,
+            unavailable=unavailable,
+            dead_ends=game_map.dead_ends,
+        )
+        out.extend(r for r in plan.route_ids if r not in owned)
+    return out
+
+
+def opponents_heading(view: Game, seat: int, plan: Plan) -> tuple[Heading, ...]:
+    """For each opponent with claims, the tickets their network fits best and the routes
+    still missing on those tickets' paths (see the module text)."""
+    game_map = view.map
+    state = view.state
+    mine = set(state.players[seat].tickets) | set(state.players[seat].offer)
+    candidates = [t.id for t in game_map.tickets if t.id not in mine]
+    planned = set(plan.routes)
+    out = []
+    for other, player in enumerate(state.players):
+        if other == seat or not player.routes:
+            continue
+        owned = frozenset(player.routes)
+        closed = unavailable_to(view, other)
+        places = {end for rid in owned for end in game_map.route_by_id[rid].ends}
+        scored = []
+        for ticket_id in candidates:
+            path, ends = _alone_path(game_map, ticket_id)
+            if owned.isdisjoint(path) and places.isdisjoint(ends):
+                continue  # their network neither touches its ends nor its shortest path
+            alone = _alone(game_map, ticket_id)
+            now = _spaces(game_map, ticket_id, owned, closed)
+            if not alone or now is None or now == 0:
+                continue
+            covered = (alone - now) / alone
+            if covered >= MIN_COVER:
+                scored.append((covered, game_map.ticket_by_id[ticket_id].points, ticket_id))
+        scored.sort(reverse=True)
+        guesses = [(t, c) for c, _, t in scored[:GUESSED_TICKETS]]
+        routes: list[int] = []
+        for ticket_id, _ in guesses:
+            for rid in _missing_routes(game_map, ticket_id, owned, closed):
+                if rid not in routes:
+                    routes.append(rid)
+        contested = tuple(r for r in routes if r in planned)
+        out.append(Heading(other, player.name, tuple(guesses), tuple(routes), contested))
+    return tuple(out)

@@ -1,0 +1,253 @@
+"""Why that move: a bot's move in words, from what the bot recorded while choosing it.
+
+The greedy bot records a :class:`~ttr_nb.bots.Reason` (the tickets and routes a move
+serves); the search bot its look-ahead (each candidate move, how many imagined games
+it was tried in and how many of them it won). :func:`record_move` keeps that, with
+the move's public description, right when the bot moves; :meth:`WhyRecord.hint` puts
+it into words for a viewer.
+
+A bot's tickets are as secret as a person's: a viewer who is not the bot's seat is
+told which routes the move serves but not which tickets, until the game is over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..actions import KeepTickets
+from ..bots import GreedyBot, RandomBot, Reason
+from ..bots.search import SearchBot, SearchResult
+from ..game import Game
+from .hint import Hint
+from .lessons import ALGORITHMS
+from .plan import ticket_name
+
+__all__ = ["Candidate", "WhyRecord", "record_move", "why_from_replay"]
+
+SHOWN_CANDIDATES = 4
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One move the search compared: its words, imagined games it was tried in and won,
+    and its average result (0 to 1)."""
+
+    text: str
+    tried: int
+    won: int
+    mean: float
+    chosen: bool
+
+
+@dataclass(frozen=True)
+class WhyRecord:
+    """What a bot recorded about one move (plain data, kept by the app per move).
+
+    Attributes
+    ----------
+    move : int
+        The move's number in the game (1 = the first move).
+    seat : int
+        The seat that moved.
+    bot : str
+        The bot's kind (``greedy``, ``search``, ``random``).
+    text : str
+        The move as the log says it (public).
+    reason : Reason or None
+        The greedy bot's reason (the search bot's when it fell back on greedy).
+    candidates : tuple of Candidate
+        The search bot's compared moves, most tried first.
+    worlds, playouts : int
+        The search bot's imagined worlds and games.
+    fell_back : bool
+        The search found too little to trust and played the greedy bot's move.
+    agrees : bool or None
+        Re-run on a save: whether the greedy bot would play the same move (None: the
+        record was made by the bot that moved).
+    instead : str
+        Re-run on a save, when the greedy bot disagrees: the move it would play (its
+        ``reason`` is for that move).
+    """
+
+    move: int
+    seat: int
+    bot: str
+    text: str
+    reason: Reason | None = None
+    candidates: tuple[Candidate, ...] = ()
+    worlds: int = 0
+    playouts: int = 0
+    fell_back: bool = False
+    agrees: bool | None = None
+    instead: str = ""
+
+    def hint(self, game: Game, viewer: int) -> Hint:
+        """The record in words for ``viewer`` (tickets named only to the bot's own seat,
+        or once the game is over)."""
+        reveal = viewer == self.seat or game.is_over
+        who = game.names[self.seat]
+        lines = [f"Move {self.move}: {self.text}."]
+        if self.agrees is not None:
+            verdict = "the same move" if self.agrees else f"another move: {self.instead}"
+            lines.append(
+                "The save does not say who moved, so here is the greedy bot's reading of the "
+                f"position before it; the greedy bot would play {verdict}."
+            )
+        if self.candidates:
+            algorithm = ALGORITHMS["search"]
+            lines.append(
+                f"{who} (search bot) imagined {self.worlds} possible games (the hidden cards and "
+                f"tickets dealt at random, as far as it had seen) and played {self.playouts} of "
+                "them to the end:"
+            )
+            for c in self.candidates:
+                mark = " ← played" if c.chosen else ""
+                share = f"{100 * c.won / c.tried:.0f}%" if c.tried else "–"
+                lines.append(f"  {c.text}: won {c.won} of {c.tried} ({share}){mark}")
+            if self.fell_back:
+                lines.append(
+                    "No move beat the greedy bot's move in the same imagined games by more "
+                    "than luck explains (or none was tried in enough of them), so it played "
+                    "the greedy bot's move:"
+                )
+                lines.extend(_reason_lines(game, self.reason, reveal))
+        elif self.bot == "random":
+            algorithm = ALGORITHMS["random"]
+            lines.append(f"{who} (random bot) picked one of its legal moves at random.")
+        else:
+            algorithm = ALGORITHMS["shortest-path"]
+            lines.extend(_reason_lines(game, self.reason, reveal))
+        if not reveal and self.reason is not None and self.reason.tickets:
+            lines.append("(Which tickets stays hidden until the end, or from that seat's view.)")
+        routes = self.reason.routes if self.reason is not None and reveal else ()
+        return Hint("why", "Why that move", tuple(lines), algorithm, routes, self.to_dict())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "move": self.move,
+            "seat": self.seat + 1,
+            "bot": self.bot,
+            "text": self.text,
+            "reason": None if self.reason is None else self.reason.kind,
+            "candidates": [
+                {"move": c.text, "tried": c.tried, "won": c.won, "chosen": c.chosen}
+                for c in self.candidates
+            ],
+            "fell_back": self.fell_back,
+            "agrees": self.agrees,
+            "instead": self.instead or None,
+        }
+
+
+def _reason_lines(game: Game, reason: Reason | None, reveal: bool) -> list[str]:
+    """A greedy bot's reason in words."""
+    if reason is None:
+        return []
+    tickets = ", ".join(ticket_name(game.map, t) for t in reason.tickets)
+    whose = f"its ticket {tickets}" if reveal and tickets else "one of its tickets"
+    kind = reason.kind
+    if kind == "only move":
+        return ["It had no other legal move."]
+    if kind == "keep":
+        kept = f": {tickets}" if reveal else ""
+        return [
+            f"It kept the tickets that are cheapest to complete for their points{kept} "
+            "(each planned by a shortest path)."
+        ]
+    if kind == "variant":
+        return [f"A move of this variant: it {reason.detail}."]
+    if kind == "plan claim":
+        return [
+            f"The route lies on the shortest path it planned for {whose}; of the planned "
+            "routes it could pay for, it took the one worth most."
+        ]
+    if kind == "draw tickets":
+        return ["Every ticket it holds was complete or planned to the end, so it drew new ones."]
+    if kind == "hand claim":
+        return [
+            "Its hand was large and no planned route could be paid for with it, so it claimed "
+            f"a route that shortens its plans for {whose} by {reason.detail} spaces (another way)."
+        ]
+    if kind == "cash in":
+        return [
+            "Its hand was very large and no planned route could be paid for with it, so it "
+            "turned cards into points with a route its spare trains allow."
+        ]
+    if kind == "late claim":
+        return ["Late in the game (or with nothing planned), it claimed the route worth most."]
+    if kind == "card for plan":
+        return [f"It took a {reason.detail} card: its plan for {whose} needs that colour."]
+    if kind == "blind draw":
+        if len(game.rules.deck_names) == 1:
+            return ["No face-up card fits its plans, so it drew from the deck."]
+        return [
+            "No face-up card fits its plans, so it drew from the deck its plans need most "
+            f"(the {reason.detail} deck)."
+        ]
+    if kind == "mistake":
+        return ["A beginner's move: it left its plan and drew or claimed at random."]
+    if kind in ("any draw", "any claim"):
+        return ["Nothing on its plans was possible, so it made any legal move of that kind."]
+    return ["It moved at random among its legal moves."]
+
+
+def record_move(bot: Any, game: Game, action: Any) -> WhyRecord:
+    """What ``bot`` recorded about ``action``, which it just chose in ``game`` (call it
+    before the move is applied)."""
+    text = _public_text(game, action)
+    move = len(game.history) + 1
+    seat = game.current_player
+    if isinstance(bot, SearchBot) and isinstance(bot.last, SearchResult):
+        result = bot.last
+        children = sorted(result.root.children.values(), key=lambda c: (-c.visits, -c.mean))
+        candidates = tuple(
+            Candidate(_public_text(game, c.action), c.visits, c.wins, c.mean, c.action == action)
+            for c in children[:SHOWN_CANDIDATES]
+        )
+        reason = bot.greedy.last if result.fell_back else None
+        return WhyRecord(
+            move,
+            seat,
+            "search",
+            text,
+            reason,
+            candidates,
+            result.worlds,
+            result.playouts,
+            result.fell_back,
+        )
+    if isinstance(bot, GreedyBot):
+        return WhyRecord(move, seat, "greedy", text, bot.last)
+    if isinstance(bot, RandomBot):
+        return WhyRecord(move, seat, "random", text, bot.last)
+    return WhyRecord(move, seat, getattr(bot, "name", "bot"), text, getattr(bot, "last", None))
+
+
+def why_from_replay(game: Game) -> WhyRecord | None:
+    """For a saved game: the greedy bot's reading of the position before the last move
+    (a save does not record who moved, a person or which bot), and whether it agrees."""
+    if not game.history:
+        return None
+    before = game.replay(len(game.history) - 1)
+    action = game.history[-1].action
+    bot = GreedyBot(0)
+    choice, reason = bot.decide(before)
+    agrees = choice == action
+    return WhyRecord(
+        len(game.history),
+        before.current_player,
+        "greedy",
+        _public_text(before, action),
+        reason,
+        agrees=agrees,
+        instead="" if agrees else _public_text(before, choice),
+    )
+
+
+def _public_text(game: Game, action: Any) -> str:
+    """The move as everyone at the table may read it (kept tickets are not named)."""
+    if isinstance(action, KeepTickets):
+        n = len(action.tickets)
+        return f"{game.names[game.current_player]} keeps {n} ticket{'' if n == 1 else 's'}"
+    return game.describe(action)

@@ -1,0 +1,279 @@
+"""The coach in the app: a panel of hints for the seat shown, its plan drawn on the board,
+and the end-of-game review.
+
+The panel only shows what :mod:`ttr_nb.coach` computes (the engine and the coach never
+import widgets). It speaks to the seat whose hand the app shows; when no human sits at
+the table, or once the game is over, any seat may be picked. The game's creator can
+switch it off in *New game* (a graded game): then it says so and shows nothing, until
+the game is over (the review then reveals nothing that could change a grade).
+
+Every bot move is recorded as the bot makes it (:func:`ttr_nb.coach.record_move`), so
+*Why that move* can be told for the move shown.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import sys
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from ..coach import Coaching, Hint, WhyRecord, coach, record_move, review_hints
+from ..game import Game
+from .board_art import space_batch
+
+if TYPE_CHECKING:
+    from .app import GameApp
+    from .board import BoardPieces
+    from .geometry import BoardGeometry
+    from .variants import Shown
+
+log = logging.getLogger(__name__)
+
+PLAN_COLOUR = "#0b5cad"  # a strong blue, apart from every player and route colour
+
+COACH_CSS = """
+<style>
+.ttr-coach .ttr-coach-hint { margin: 4px 0 6px 0; }
+.ttr-coach .ttr-coach-hint ul { margin: 2px 0 2px 16px; padding: 0; }
+.ttr-coach .ttr-coach-how { color: #555; font-size: 90%; }
+.ttr-coach-review .ttr-coach-hint { margin: 4px 0; }
+.ttr-coach-key { display: inline-block; width: 18px; border-top: 3px dashed #0b5cad;
+  vertical-align: middle; }
+</style>
+"""
+
+
+class CoachPanel:
+    """The coach's panel; the app places ``widget`` among its panels and ``review_widget``
+    on the end screen, calls :meth:`render` after each change, :meth:`bot_moved` when a bot
+    chooses a move, and paints :meth:`paint` as a board layer."""
+
+    def __init__(self, app: GameApp) -> None:
+        self.app = app
+        guard = app.guard
+        self.records: dict[int, tuple[Any, WhyRecord]] = {}  # move number -> (action, why)
+        self._game_key: tuple | None = None
+        self._cache: tuple[tuple, Coaching] | None = None
+        self._review_cache: tuple[tuple, list[Hint]] | None = None
+        self._updating = False
+        self.toggle = widgets.ToggleButton(
+            value=False,
+            description="Open the coach",
+            tooltip="Hints from the lessons' algorithms: your plan, weak spots, why a bot moved",
+            _dom_classes=["ttr-coach-toggle"],
+        )
+        self.seat = widgets.Dropdown(
+            description="For:",
+            options=[],
+            layout=widgets.Layout(width="200px"),
+            _dom_classes=["ttr-coach-seat"],
+        )
+        self.draw_plan = widgets.Checkbox(
+            value=True,
+            description="Draw the plan on the board",
+            indent=False,
+            _dom_classes=["ttr-coach-draw"],
+        )
+        self.body = widgets.HTML(_dom_classes=["ttr-coach-body"])
+        self.review_widget = widgets.HTML(_dom_classes=["ttr-coach-review"])
+        for control in (self.toggle, self.seat, self.draw_plan):
+            control.observe(guard(lambda _c: self._changed()), names="value")
+        self.widget = widgets.VBox(
+            [
+                widgets.HTML(COACH_CSS),
+                widgets.HBox(
+                    [self.toggle, self.seat, self.draw_plan],
+                    layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
+                ),
+                self.body,
+            ],
+            _dom_classes=["ttr-panel", "ttr-coach"],
+        )
+
+    # ------------------------------------------------------------ the app's hooks
+    def bot_moved(self, bot: Any, game: Game, action: Any) -> None:
+        """Keep what ``bot`` recorded about ``action`` (called before it is applied)."""
+        try:
+            self.records[len(game.history) + 1] = (action, record_move(bot, game, action))
+        except Exception:  # the coach must never stop a game
+            log.exception("could not record a bot move")
+
+    def render(self, shown: Shown) -> None:
+        view = shown.view
+        self._follow_game()
+        if view is None:
+            self.widget.layout.display = "none"
+            self.review_widget.value = ""
+            return
+        self.widget.layout.display = ""
+        self._update_seats(shown)
+        self.review_widget.value = self._review_html(view) if view.is_over else ""
+        if not self.allowed:
+            self.toggle.disabled = True
+            self.body.value = (
+                "<div class='ttr-note'>The coach is switched off for this game (a setting of "
+                "<i>New game</i>).</div>"
+            )
+            return
+        self.toggle.disabled = False
+        self.toggle.description = "Close the coach" if self.toggle.value else "Open the coach"
+        self.seat.layout.display = self.draw_plan.layout.display = (
+            "" if self.toggle.value else "none"
+        )
+        if not self.toggle.value:
+            self.body.value = ""
+            return
+        if view.is_over:
+            why = self._why(view)
+            seat = self.seat.value if self.seat.value is not None else 0
+            self.body.value = (
+                "<div class='ttr-note'>The game is over: the end-of-game review is above. With "
+                "<i>Draw the plan</i> ticked, the board shows the cheapest network for the "
+                "tickets of the player picked here.</div>"
+                + (_hints_html([why.hint(view, seat)]) if why is not None else "")
+            )
+            return
+        advice = self.coaching(view)
+        self.body.value = _hints_html(advice.hints) if advice is not None else ""
+
+    def paint(self, layer: Any, geometry: BoardGeometry, pieces: BoardPieces) -> None:
+        """Board layer: the plan of the coached seat (dashed blue), or at the end the
+        cheapest network for that seat's tickets (dashed green)."""
+        game = pieces.game
+        if game is None or not self.draw_plan.value or self.seat.value is None:
+            return
+        if game.is_over:
+            hints = self.review(game)
+            routes = next(
+                (h.routes for h in hints if h.data.get("seat") == self.seat.value + 1), ()
+            )
+            _dashed(layer, geometry, routes, PLAN_COLOUR)
+            return
+        if not (self.allowed and self.toggle.value):
+            return
+        advice = self.coaching(game)
+        if advice is not None:
+            _dashed(layer, geometry, advice.plan.routes, PLAN_COLOUR)
+
+    # ------------------------------------------------------------------ state
+    @property
+    def allowed(self) -> bool:
+        return bool(getattr(self.app, "coach_allowed", True))
+
+    def coaching(self, view: Game) -> Coaching | None:
+        """The coach's hints for the picked seat in ``view`` (cached per position)."""
+        seat = self.seat.value
+        if seat is None:
+            return None
+        key = (id(self.app.game), len(view.history), seat, view.is_over)
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
+        advice = coach(view, seat, self._why(view))
+        self._cache = (key, advice)
+        return advice
+
+    def review(self, view: Game) -> list[Hint]:
+        key = (id(self.app.game), len(view.history))
+        if self._review_cache is None or self._review_cache[0] != key:
+            self._review_cache = (key, review_hints(view))
+        return self._review_cache[1]
+
+    def _why(self, view: Game) -> WhyRecord | None:
+        """The record of the shown position's last move, if a bot made it."""
+        moves = len(view.history)
+        kept = self.records.get(moves)
+        if kept is None or view.history[-1].action != kept[0]:
+            return None
+        return kept[1]
+
+    def _follow_game(self) -> None:
+        """Forget the records of another game (a new game, a load)."""
+        game = self.app.game
+        key = None if game is None else (game.map.id, game.seed, tuple(game.names))
+        if key != self._game_key:
+            self._game_key = key
+            self.records.clear()
+            self._cache = self._review_cache = None
+
+    def _update_seats(self, shown: Shown) -> None:
+        """The seats the coach may speak to: the seat shown, or any seat when no human
+        plays or the game is over."""
+        view = shown.view
+        assert view is not None
+        humans = [s for s in range(view.num_players) if self.app.is_human(s)]
+        if view.is_over or not humans:
+            seats = list(range(view.num_players))
+        else:
+            seats = [shown.viewer if shown.viewer is not None else humans[0]]
+        options = [(f"{s + 1} {view.names[s]}", s) for s in seats]
+        if list(self.seat.options) != options:
+            keep = self.seat.value if self.seat.value in seats else seats[0]
+            self._updating = True
+            try:
+                self.seat.options = options
+                self.seat.value = keep
+            finally:
+                self._updating = False
+
+    def _changed(self) -> None:
+        if self.app.rendering or self._updating:
+            return
+        self.render(self.app.shown)
+        self.app.draw_board()
+
+    def _review_html(self, view: Game) -> str:
+        hints = self.review(view)
+        key = (
+            "<span class='ttr-coach-key'></span> with <i>Draw the plan</i> "
+            "ticked: the cheapest network of the player picked in the coach"
+        )
+        return (
+            "<div class='ttr-panel ttr-coach-review-box'><b>End-of-game review</b> "
+            f"<span class='ttr-note'>({key})</span>{_hints_html(hints)}</div>"
+        )
+
+
+def _hints_html(hints: Any) -> str:
+    parts = []
+    for hint in hints:
+        items = "".join(f"<li>{html.escape(line.strip())}</li>" for line in hint.lines)
+        algorithm = hint.algorithm
+        parts.append(
+            f"<div class='ttr-coach-hint' data-kind='{html.escape(hint.kind)}'>"
+            f"<b>{html.escape(hint.title)}</b><ul>{items}</ul>"
+            f"<div class='ttr-coach-how'>How: {html.escape(algorithm.name)}. Lesson: "
+            f"{_lesson(algorithm.lesson, algorithm.lesson_title)}</div></div>"
+        )
+    return "".join(parts)
+
+
+def _lesson(name: str, title: str) -> str:
+    """The lesson's title and file; on the static site (Python in the browser) a link to it
+    in the site's JupyterLab, which sits two folders above the app's page. A Voilà server
+    serves the app alone, so there the file name says where the lesson is."""
+    words = f"<i>{html.escape(title)}</i> (<code>{html.escape(name)}</code>)"
+    if sys.platform != "emscripten":
+        return words
+    href = html.escape(f"../../lab/index.html?path={name}", quote=True)
+    return f"<a href='{href}' target='_blank' rel='noopener'>{words}</a>"
+
+
+def _dashed(layer: Any, geometry: BoardGeometry, route_ids: Any, colour: str) -> None:
+    """Outline routes with a dashed line (the coach's layer; claims stay visible under)."""
+    spaces = [
+        space
+        for rid in route_ids
+        if rid in geometry.routes
+        for space in geometry.routes[rid].spaces
+    ]
+    if not spaces:
+        return
+    points, counts = space_batch(spaces, grow=5.0)
+    layer.set_line_dash([6, 4])
+    layer.stroke_style = colour
+    layer.line_width = 3
+    layer.stroke_polygons(points, points_per_polygon=counts)
+    layer.set_line_dash([])
