@@ -176,7 +176,7 @@ def test_why_a_greedy_move_names_the_ticket_only_to_its_own_seat() -> None:
     other = record.hint(game, 1)
     assert not any("Denver" in line and "El Paso" in line for line in other.lines[1:])
     assert any("one of its tickets" in line for line in other.lines)
-    assert other.algorithm.lesson == "graphs_3_planning.ipynb"
+    assert other.algorithm.lesson == "graphs_3_planning_1_dijkstra.ipynb"
 
 
 def test_why_a_search_move_reports_its_look_ahead() -> None:

@@ -72,7 +72,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TableStore
     if request.param == "postgresql":  # one server for the session: empty it
         import sqlalchemy as sa
 
-        from ttr_nb.tables.store import metadata
+        from ttr_nb.tables.schema import metadata
 
         with made.engine.begin() as conn:
             for table in reversed(metadata.sorted_tables):
@@ -274,6 +274,36 @@ def test_a_bot_lease_left_by_a_closed_page_passes_to_another(store):
     assert b.move_bots() == 0  # the lease is held
     store.test_clock.now += 6
     assert b.move_bots() == 1
+
+
+def test_a_bots_reason_is_stored_with_its_move_for_every_page(store):
+    a, b = playing_table(store)
+    a.play(a.game.legal_actions()[0])
+    b.sync()
+    b.play(b.game.legal_actions()[0])
+    note = {"bot": "greedy", "routes": [3]}
+    assert a.move_bots(explain=lambda bot, game, action: note) == 1
+    log = store.moves(a.table_id)
+    assert [m.why for m in log] == [None, None, note]  # people's moves carry none
+    watcher = TableClient(store, a.table_id)
+    assert watcher.whys == {3: note}
+
+
+def test_a_database_made_before_reasons_were_stored_gets_the_column(tmp_path):
+    import sqlalchemy as sa
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    old = TableStore(url)
+    made = old.create_table("usa", ["human", "greedy"], "Ann", session="p", seed=2)
+    old.append(made.table_id, 1, 0, {"type": "DrawBlind"}, token=made.token, session="p")
+    with old.engine.begin() as conn:  # as an earlier version made it
+        conn.exec_driver_sql("ALTER TABLE ttr_moves DROP COLUMN why")
+    old.dispose()
+    store = TableStore(url)
+    columns = {c["name"] for c in sa.inspect(store.engine).get_columns("ttr_moves")}
+    assert "why" in columns
+    assert [(m.number, m.why) for m in store.moves(made.table_id)] == [(1, None)]
+    store.dispose()
 
 
 # ------------------------------------------------------------------ leaving and coming back

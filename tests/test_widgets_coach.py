@@ -7,12 +7,14 @@ import pytest
 
 pytest.importorskip("ipycanvas")
 
+from app_steps import keep_offered
+
 from ttr_nb.widgets import GameApp
 
 
 def _app(**options) -> GameApp:
     app = GameApp(map_name="usa", players=3, seed=7, auto_bots=False, **options)
-    app.offer.keep_button.click()  # the human keeps every starting ticket
+    keep_offered(app)  # the human keeps every starting ticket
     return app
 
 

@@ -18,6 +18,7 @@ pytest.importorskip("ipycanvas")
 from app_steps import keep_offered
 
 from ttr_nb import DrawBlind, KeepTickets
+from ttr_nb.coach.plan import ticket_name
 from ttr_nb.tables import TableStore
 from ttr_nb.widgets import GameApp
 
@@ -355,3 +356,46 @@ def test_a_secret_world_supply_stays_on_its_own_page(store):
     assert few.keys() == many.keys() and len(few) > 4
     for part in few:
         assert few[part] == many[part], f"Ben's {part} tells what Ann chose"
+
+
+# ------------------------------------------------------------------ the coach at a table
+def test_the_coach_at_a_table_speaks_to_its_own_seat_and_explains_the_bots(store):
+    ann = page(store)
+    code = open_table(ann, ["human", "human", "greedy"])
+    ben = page(store)
+    join(ben, code, "Ben", 1)
+    tick(ann)
+    keep_offered(ann)
+    tick(ben)
+    keep_offered(ben)
+    tick(ann)  # Ann's page wins the bots' turn: the greedy bot keeps its tickets
+    tick(ben)
+    assert len(ben.game.history) == 3
+    ben.coach.toggle.value = True
+    assert ben.coach.seat.options == (("2 Ben", 1),)  # Ben's own seat, nobody else's
+    body = ben.coach.body.value
+    assert "My plan" in body
+    # Ben's page did not move the bot, yet tells why it moved (stored with the move) ...
+    assert "Why that move" in body and "Move 3:" in body
+    # ... without naming the bot's tickets while the game runs.
+    why = html.unescape(body.split("Why that move")[1])
+    assert ben.game.state.players[2].tickets
+    for ticket in ben.game.state.players[2].tickets:
+        assert ticket_name(ben.map, ticket) not in why
+    assert "stays hidden" in body
+    # Ben's plan never uses Ann's hidden tickets: the coach's state holds only Ben's.
+    assert "2 Ben" in widget_state_text(ben) and "1 Ann" not in str(ben.coach.seat.options)
+
+
+def test_a_table_opened_for_a_graded_game_has_no_coach(store):
+    ann = page(store)
+    panel = open_forms(ann)
+    panel.seat_count.value = 2
+    panel.seat_pickers[1].value = "greedy"
+    panel.creator_name.value = "Ann"
+    panel.coach_allowed.value = False
+    panel.open_button.click()
+    assert panel.active
+    assert ann.coach.toggle.disabled and "switched off" in ann.coach.body.value
+    ann.tables.leave()
+    assert not ann.coach.toggle.disabled  # a game of one's own: the coach is back

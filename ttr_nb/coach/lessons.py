@@ -74,14 +74,14 @@ ALGORITHMS = _all(
         "opponent-paths",
         "shortest paths (Dijkstra) for every ticket an opponent might hold, ranked by how much "
         "of each their claims already cover",
-        "graphs_3_planning.ipynb",
-        "Graphs 3 · Planning a ticket: Dijkstra and A*",
+        "graphs_3_planning_1_dijkstra.ipynb",
+        "Graphs 3.1 · Planning a ticket: Dijkstra's algorithm",
     ),
     Algorithm(
         "shortest-path",
         "shortest paths (Dijkstra) for each ticket on its own",
-        "graphs_3_planning.ipynb",
-        "Graphs 3 · Planning a ticket: Dijkstra and A*",
+        "graphs_3_planning_1_dijkstra.ipynb",
+        "Graphs 3.1 · Planning a ticket: Dijkstra's algorithm",
     ),
     Algorithm(
         "search",
@@ -99,8 +99,8 @@ ALGORITHMS = _all(
         "connectivity",
         "connectivity (breadth-first search over the routes each player may still use), "
         "replayed move by move",
-        "graphs_2_connectivity.ipynb",
-        "Graphs 2 · Is my ticket complete? Searching a network",
+        "graphs_2_connectivity_1_bfs_and_dfs.ipynb",
+        "Graphs 2.1 · Is my ticket complete? Searching a network",
     ),
     Algorithm(
         "journey",

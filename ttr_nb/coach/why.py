@@ -123,6 +123,59 @@ class WhyRecord:
         routes = self.reason.routes if self.reason is not None and reveal else ()
         return Hint("why", "Why that move", tuple(lines), algorithm, routes, self.to_dict())
 
+    def to_data(self) -> dict[str, Any]:
+        """All of the record as JSON data (a shared table stores it with the bot's move);
+        :meth:`from_data` reads it back."""
+        reason = self.reason
+        return {
+            "move": self.move,
+            "seat": self.seat,
+            "bot": self.bot,
+            "text": self.text,
+            "reason": None
+            if reason is None
+            else {
+                "kind": reason.kind,
+                "tickets": list(reason.tickets),
+                "routes": list(reason.routes),
+                "detail": reason.detail,
+            },
+            "candidates": [[c.text, c.tried, c.won, c.mean, c.chosen] for c in self.candidates],
+            "worlds": self.worlds,
+            "playouts": self.playouts,
+            "fell_back": self.fell_back,
+        }
+
+    @classmethod
+    def from_data(cls, data: Any) -> WhyRecord | None:
+        """The record :meth:`to_data` wrote, or None for anything else (a table's database
+        is read with care, not trusted to hold what this version writes)."""
+        try:
+            reason = data["reason"]
+            return cls(
+                int(data["move"]),
+                int(data["seat"]),
+                str(data["bot"]),
+                str(data["text"]),
+                None
+                if reason is None
+                else Reason(
+                    str(reason["kind"]),
+                    tuple(int(t) for t in reason["tickets"]),
+                    tuple(int(r) for r in reason["routes"]),
+                    str(reason["detail"]),
+                ),
+                tuple(
+                    Candidate(str(t), int(n), int(w), float(m), bool(c))
+                    for t, n, w, m, c in data["candidates"]
+                ),
+                int(data["worlds"]),
+                int(data["playouts"]),
+                bool(data["fell_back"]),
+            )
+        except (KeyError, TypeError, ValueError):
+            return None
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "move": self.move,

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ..actions import action_from_dict, action_to_dict
@@ -72,6 +73,7 @@ class TableClient:
         self.info: TableInfo = store.table_by_id(table_id)
         self.seen_version = -1
         self.seen_at: dict[int, float] = {}  # move number -> when this client first had it
+        self.whys: dict[int, dict[str, Any]] = {}  # move number -> what its bot recorded
         self._bots: dict[tuple[int, str], Any] = {}
         self.sync()
 
@@ -106,6 +108,8 @@ class TableClient:
                 raise TableError(f"the table's move log skips from {len(self.game.history)}")
             self.game.apply(action_from_dict(move.action, f"move {move.number}", "the table"))
             self.seen_at.setdefault(move.number, now)
+            if move.why is not None:
+                self.whys[move.number] = move.why
         return new
 
     # ------------------------------------------------------------------ acting
@@ -131,11 +135,18 @@ class TableClient:
             raise IllegalActionError(name, game.describe(action), rule)
         self._store(action, token=self.token)
 
-    def move_bots(self, make_bot: Any = None, max_moves: int = 1) -> int:
+    def move_bots(
+        self,
+        make_bot: Any = None,
+        max_moves: int = 1,
+        explain: Callable[[Any, Game, Any], dict[str, Any] | None] | None = None,
+    ) -> int:
         """Make the table's bot moves, while it is a bot's turn (at most ``max_moves``).
 
         Only the page that wins the bots' lease computes a move, so a bot moves once per
         turn however many pages see its turn; its move is stored like anyone's.
+        ``explain(bot, game, action)`` gives what the bot recorded about its move (the
+        coach's "Why that move"), stored with it so that every seat can read it.
         Returns how many moves this page made.
         """
         if make_bot is None:
@@ -160,14 +171,22 @@ class TableClient:
                 self.table_id, number, self.session, budget + BOT_LEASE_SLACK_S
             ):
                 break  # another page is moving the bots
+            action = bot.choose(game)
+            why = explain(bot, game, action) if explain is not None else None
             try:
-                self._store(bot.choose(game), lease=self.session)
+                self._store(action, lease=self.session, why=why)
             except StaleMoveError:
                 break
             made += 1
         return made
 
-    def _store(self, action: Any, token: str | None = None, lease: str | None = None) -> None:
+    def _store(
+        self,
+        action: Any,
+        token: str | None = None,
+        lease: str | None = None,
+        why: dict[str, Any] | None = None,
+    ) -> None:
         game = self.game
         assert game is not None
         problem = game.problem(action)
@@ -189,12 +208,15 @@ class TableClient:
                 session=self.session,
                 lease=lease,
                 over=after.is_over,
+                why=why,
             )
         except StaleMoveError:
             self.sync(force=True)
             raise
         game.apply(action)
         self.seen_at.setdefault(number, time.time())
+        if why is not None:
+            self.whys[number] = why
         # Our own move is the only change since we last looked: nothing to read again.
         # (Anything else in between, a seat coming back say, is read at the next sync.)
         quiet = version == self.seen_version + 1 and not after.is_over

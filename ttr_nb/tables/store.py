@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection
 
 from ..errors import (
     SeatElsewhereError,
@@ -53,68 +53,25 @@ from ..errors import (
     TooManyAttemptsError,
     UnknownTableError,
 )
-from ..game import MAX_NAME_CHARS, MAX_SAVE_MOVES, PlayerNameError, checked_names
+from ..game import MAX_SAVE_MOVES, PlayerNameError, checked_names
 from .codes import digest, new_code, new_token, normal_code
+from .schema import (
+    MAX_KIND_CHARS,
+    attempts_t,
+    create_schema,
+    make_engine,
+    moves_t,
+    seats_t,
+    tables_t,
+)
 
 URL_ENV = "TTR_TABLES_URL"
 AWAY_AFTER_S = 180.0  # a seat not seen for 3 minutes shows as away
 MAX_OPEN_TABLES = 500  # tables not closed and active in the last day, over the whole server
 MAX_ACTION_CHARS = 2_000  # one action as JSON; real ones are under 200
+MAX_WHY_CHARS = 8_000  # a bot's record of one move; real ones are under 2,000
 WRONG_CODES_PER_PAGE = 8  # wrong join or seat codes one page may type per minute
 WRONG_CODES_PER_SERVER = 200  # ... and all pages together (many tabs cannot guess faster)
-MAX_KIND_CHARS = 16
-
-metadata = sa.MetaData()
-
-tables_t = sa.Table(
-    "ttr_tables",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("code", sa.String(12), nullable=False, unique=True),
-    sa.Column("map", sa.String(64), nullable=False),
-    sa.Column("seed", sa.BigInteger, nullable=False),
-    sa.Column("coach", sa.Boolean, nullable=False, default=True),
-    sa.Column("status", sa.String(12), nullable=False),  # open, playing, over, closed
-    sa.Column("creator", sa.String(64), nullable=False),  # digest of the creator's token
-    sa.Column("moves", sa.Integer, nullable=False, default=0),
-    sa.Column("version", sa.Integer, nullable=False, default=0),  # bumped by every change
-    sa.Column("created", sa.Float, nullable=False),
-    sa.Column("updated", sa.Float, nullable=False),
-    sa.Column("bot_lease", sa.String(64)),
-    sa.Column("bot_lease_until", sa.Float),
-)
-
-seats_t = sa.Table(
-    "ttr_seats",
-    metadata,
-    sa.Column("table_id", sa.Integer, sa.ForeignKey("ttr_tables.id"), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("kind", sa.String(MAX_KIND_CHARS), nullable=False),  # "human" or a bot kind
-    sa.Column("name", sa.String(4 * MAX_NAME_CHARS)),
-    sa.Column("token", sa.String(64), index=True),  # digest; None: a free human seat
-    sa.Column("seat_code", sa.String(64)),  # digest
-    sa.Column("session", sa.String(64)),  # the page that holds the seat now
-    sa.Column("last_seen", sa.Float),
-    sa.Column("stand_in", sa.String(MAX_KIND_CHARS)),  # a bot kind playing the seat for its human
-)
-
-moves_t = sa.Table(
-    "ttr_moves",
-    metadata,
-    sa.Column("table_id", sa.Integer, sa.ForeignKey("ttr_tables.id"), primary_key=True),
-    sa.Column("number", sa.Integer, primary_key=True),  # 1, 2, 3 ... with no gaps
-    sa.Column("seat", sa.Integer, nullable=False),
-    sa.Column("action", sa.Text, nullable=False),
-    sa.Column("at", sa.Float, nullable=False),
-)
-
-attempts_t = sa.Table(
-    "ttr_wrong_codes",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("page", sa.String(64), nullable=False, index=True),
-    sa.Column("at", sa.Float, nullable=False, index=True),
-)
 
 
 def default_url() -> str:
@@ -182,6 +139,7 @@ class Move:
     seat: int
     action: dict[str, Any]
     at: float
+    why: dict[str, Any] | None = None  # a bot's move: what the bot recorded about it
 
 
 @dataclass(frozen=True)
@@ -214,8 +172,8 @@ class TableStore:
     def __init__(self, url: str | None = None, clock: Callable[[], float] = time.time) -> None:
         self.url = url or default_url()
         self.clock = clock
-        self.engine = _engine(self.url)
-        metadata.create_all(self.engine)
+        self.engine = make_engine(self.url)
+        create_schema(self.engine)
 
     def dispose(self) -> None:
         """Close the store's database connections."""
@@ -582,7 +540,7 @@ class TableStore:
                 .where(moves_t.c.table_id == table_id, moves_t.c.number > after)
                 .order_by(moves_t.c.number)
             ).all()
-        return [Move(r.number, r.seat, json.loads(r.action), r.at) for r in rows]
+        return [Move(r.number, r.seat, json.loads(r.action), r.at, _why(r.why)) for r in rows]
 
     def append(
         self,
@@ -595,13 +553,15 @@ class TableStore:
         session: str | None = None,
         lease: str | None = None,
         over: bool = False,
+        why: dict[str, Any] | None = None,
     ) -> int:
         """Store move ``number`` (the next one) for ``seat``; returns the table's version
         number after it (see :meth:`version`).
 
         A human's move carries the seat's ``token`` and the ``session`` of the page that
         holds the seat; a bot's move carries the ``lease`` of the page that moves the bots
-        (:meth:`claim_bot_turn`). ``over`` marks the move that ended the game.
+        (:meth:`claim_bot_turn`). ``over`` marks the move that ended the game. A bot's
+        move may carry ``why``, what the bot recorded about it (kept only if it is small).
 
         Raises
         ------
@@ -611,6 +571,11 @@ class TableStore:
         text = json.dumps(action, separators=(",", ":"), ensure_ascii=False)
         if len(text) > MAX_ACTION_CHARS:
             raise TableError("this move is too long to be a move of this game")
+        why_text = None
+        if why is not None and lease is not None:
+            why_text = json.dumps(why, separators=(",", ":"), ensure_ascii=False)
+            if len(why_text) > MAX_WHY_CHARS:
+                why_text = None  # the move matters, its explanation does not
         if number > MAX_SAVE_MOVES:
             raise TableClosedError("this table's game has reached the most moves a game may have")
         now = self.clock()
@@ -654,7 +619,7 @@ class TableStore:
                 raise StaleMoveError("the table moved on: another move was made first")
             conn.execute(
                 moves_t.insert().values(
-                    table_id=table_id, number=number, seat=seat, action=text, at=now
+                    table_id=table_id, number=number, seat=seat, action=text, at=now, why=why_text
                 )
             )
             if not bot_seat:
@@ -765,6 +730,14 @@ class TableStore:
             conn.execute(attempts_t.insert().values(page=page or "?", at=self.clock()))
 
 
+def _why(text: str | None) -> dict[str, Any] | None:
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
 def _not_playing(status: str) -> str:
     return {
         "open": "the game has not started: some seats are still free",
@@ -794,35 +767,3 @@ def _checked_name(name: Any) -> None:
         raise SeatError(f"your name {exc.reason}") from None
     except ValueError as exc:
         raise SeatError(str(exc)) from None
-
-
-def _engine(url: str) -> Engine:
-    if url.startswith("sqlite"):
-        engine = sa.create_engine(
-            url,
-            connect_args={"timeout": 30},
-            # One file, many processes: each statement waits for the writer before it.
-            poolclass=sa.pool.StaticPool if url in ("sqlite://", "sqlite:///:memory:") else None,
-        )
-
-        @sa.event.listens_for(engine, "connect")
-        def _sqlite_settings(dbapi_conn: Any, _record: Any) -> None:
-            dbapi_conn.isolation_level = None  # SQLAlchemy's BEGIN below, not the driver's
-            cursor = dbapi_conn.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.execute("PRAGMA busy_timeout=30000")
-            cursor.close()
-
-        @sa.event.listens_for(engine, "begin")
-        def _begin(conn: Any) -> None:
-            # A transaction that may write takes the write lock at its start: two writers
-            # never deadlock upgrading a read lock, they queue (busy_timeout) and the second
-            # sees the first's commit. Reads never wait (WAL).
-            write = conn.get_execution_options().get("ttr_write")
-            conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
-
-        return engine
-    # One page does one thing at a time: one connection each (two at a burst), so a class of
-    # 60 pages needs about 60 of PostgreSQL's max_connections (100 by default).
-    return sa.create_engine(url, pool_pre_ping=True, pool_size=1, max_overflow=1)

@@ -392,6 +392,7 @@ class GameApp:
         self.prompt.close()
         info = client.info
         self.seat_kinds = [s.kind for s in info.seats]
+        self.coach_allowed = info.coach  # the table creator's setting (graded games: off)
         game_map = load_map(info.map)
         if client.game is None:  # waiting for players: the board, no game yet
             self._open(new_game(game_map, info.names, 0), game_map, message)

@@ -185,9 +185,14 @@ class CoachPanel:
         """The record of the shown position's last move, if a bot made it."""
         moves = len(view.history)
         kept = self.records.get(moves)
-        if kept is None or view.history[-1].action != kept[0]:
-            return None
-        return kept[1]
+        if kept is not None and view.history[-1].action == kept[0]:
+            return kept[1]
+        client = self.app.tables.client if self.app.tables.active else None
+        if client is not None and moves in client.whys:  # a table's bot, moved by any page
+            record = WhyRecord.from_data(client.whys[moves])
+            if record is not None and record.move == moves:
+                return record
+        return None
 
     def _follow_game(self) -> None:
         """Forget the records of another game (a new game, a load)."""

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import anywidget
 import ipywidgets as widgets
 
+from ..coach import record_move
 from ..errors import (
     IllegalActionError,
     SeatElsewhereError,
@@ -707,7 +708,7 @@ class TablePlay:
                     self.elsewhere = True
             bot_moves = 0
             if not self.elsewhere:
-                bot_moves = client.move_bots(max_moves=1)
+                bot_moves = client.move_bots(max_moves=1, explain=_explain)
         except TableError as exc:
             self.table_note.show(str(exc), bad=True)
             return
@@ -781,6 +782,15 @@ class TablePlay:
             "A table's save is offered when its game is over: a save holds the deck's order and "
             "every hand. To come back to your seat, use the table code and your seat code."
         )
+
+
+def _explain(bot: Any, game: Any, action: Any) -> dict[str, Any] | None:
+    """What a table's bot recorded about its move, stored with it for every seat's coach."""
+    try:
+        return record_move(bot, game, action).to_data()
+    except Exception:  # the coach must never stop a game
+        log.exception("could not record a bot move")
+        return None
 
 
 def seats_html(info: TableInfo, me: int | None, current: int | None) -> str:
