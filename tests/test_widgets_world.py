@@ -93,8 +93,8 @@ def test_a_usa_game_after_a_world_game_has_one_deck_again(app: GameApp) -> None:
     assert app.variant_box.children == () and app.variant_top_box.children == ()
     deck_row = app.cards.deck_row.children
     assert [b.description for b in deck_row] == ["Draw from the deck"]
-    assert app.board.piece_painters[-1] == app._paint_trails
-    assert len(app.board.piece_painters) == 1  # no harbor or tour painter left over
+    # the trails and the coach's plan; no harbor or tour painter left over
+    assert app.board.piece_painters == [app._paint_trails, app.coach.paint]
 
 
 # ----------------------------------------------------------------- the supply
