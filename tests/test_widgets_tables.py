@@ -399,3 +399,28 @@ def test_a_table_opened_for_a_graded_game_has_no_coach(store):
     assert ann.coach.toggle.disabled and "switched off" in ann.coach.body.value
     ann.tables.leave()
     assert not ann.coach.toggle.disabled  # a game of one's own: the coach is back
+
+
+def test_the_creator_and_the_teacher_switch_a_tables_coach_during_the_game(store):
+    from ttr_nb.widgets.teacher import TeacherPage
+
+    ann = page(store)
+    code = open_table(ann, ["human", "human"])
+    ben = page(store)
+    join(ben, code, "Ben", 1)
+    tick(ann)
+    assert not ben.coach.toggle.disabled
+    ann.tables.coach_button.click()  # the creator: a graded game from now on
+    tick(ann, ben)
+    assert ben.coach.toggle.disabled and "switched off" in ben.coach.body.value
+    assert ann.tables.coach_button.description == "Let players open the coach"
+    teacher = TeacherPage(key="k", store_factory=lambda: store)
+    teacher.key_box.value = "k"
+    teacher.key_button.click()
+    assert "coach off" in teacher.tables_html.value
+    teacher.picker.value = ann.tables.client.table_id
+    teacher.coach_button.click()
+    tick(ann, ben)
+    assert not ben.coach.toggle.disabled
+    assert "coach off" not in teacher.tables_html.value
+    assert "may open the coach" in teacher.note.text

@@ -521,6 +521,17 @@ class TableStore:
             )
             self._touch(conn, table_id)
 
+    def set_coach(
+        self, table_id: int, on: bool, creator_token: str | None = None, teacher: bool = False
+    ) -> None:
+        """Let the table's players open the coach, or not (a graded game): its creator, or
+        the teacher's page. Every page follows at its next look."""
+        with self._tx() as conn:
+            if not teacher:
+                self._creator_table(conn, table_id, creator_token or "")
+            conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(coach=bool(on)))
+            self._touch(conn, table_id)
+
     # ---------------------------------------------------------------- moves
     def version(self, table_id: int) -> int:
         """A number that changes whenever anything at the table does (the cheap poll)."""

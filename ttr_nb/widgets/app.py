@@ -410,6 +410,7 @@ class GameApp(BotTurns):
         if client.game is not None and self.game is not client.game:  # the game started
             self.open_table(client, "Everyone is here: the game starts.")
             return
+        self.coach_allowed = client.info.coach  # the creator or the teacher may switch it
         game = self.game
         moved = game is not None and len(game.history) > moves_before
         if game is not None and self.position >= moves_before:  # it was at the latest move

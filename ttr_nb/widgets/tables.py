@@ -295,6 +295,8 @@ class TablePlay:
         self.start_now_button.on_click(guard(lambda _b: self._creator("start")))
         self.close_button = button("Close the table", "ttr-table-close")
         self.close_button.on_click(guard(lambda _b: self._ask_close()))
+        self.coach_button = button("Switch the coach off", "ttr-table-coach-switch")
+        self.coach_button.on_click(guard(lambda _b: self._creator("coach")))
         self.creator_box = widgets.VBox(
             [
                 widgets.HTML("<b>You opened this table:</b>"),
@@ -303,7 +305,7 @@ class TablePlay:
                     layout=widgets.Layout(flex_flow="row wrap"),
                 ),
                 widgets.HBox(
-                    [self.start_now_button, self.close_button],
+                    [self.start_now_button, self.coach_button, self.close_button],
                     layout=widgets.Layout(flex_flow="row wrap"),
                 ),
             ],
@@ -633,6 +635,14 @@ class TablePlay:
             elif what == "take back":
                 self.store.take_back(client.table_id, token, seat)
                 message = f"Seat {seat + 1} is played by its player again."
+            elif what == "coach":
+                on = not client.info.coach
+                self.store.set_coach(client.table_id, on, token)
+                message = (
+                    "Every player may open the coach now."
+                    if on
+                    else "The coach is switched off for everyone at this table (a graded game)."
+                )
             else:
                 self.store.start_now(client.table_id, token)
                 message = "The game starts: bots took the free seats."
@@ -753,6 +763,10 @@ class TablePlay:
         if [o for o in self.creator_seat.options] != seats:
             self.creator_seat.options = seats
         self.start_now_button.layout.display = "" if info.status == "open" else "none"
+        self.coach_button.description = (
+            "Switch the coach off" if info.coach else "Let players open the coach"
+        )
+        self.coach_button.layout.display = "none" if info.status == "over" else ""
 
     def _turn_text(self, info: TableInfo, game: Any, me: int | None) -> str:
         if info.status == "closed":

@@ -106,6 +106,8 @@ class TeacherPage:
         self.watch_button.on_click(guard(lambda _b: self.watch(self.picker.value)))
         self.close_button = button("Close this table", "ttr-teacher-close")
         self.close_button.on_click(guard(lambda _b: self.close(self.picker.value)))
+        self.coach_button = button("Coach on / off", "ttr-teacher-coach")
+        self.coach_button.on_click(guard(lambda _b: self.switch_coach(self.picker.value)))
         self.export_button = button("Export the results (CSV)", "ttr-teacher-export")
         self.export_button.on_click(guard(lambda _b: self.export()))
         self.export_link = widgets.HTML(_dom_classes=["ttr-teacher-export-link"])
@@ -117,7 +119,7 @@ class TeacherPage:
             [
                 self.tables_html,
                 widgets.HBox(
-                    [self.picker, self.watch_button, self.close_button],
+                    [self.picker, self.watch_button, self.coach_button, self.close_button],
                     layout=widgets.Layout(flex_flow="row wrap"),
                 ),
                 widgets.HBox([self.export_button, self.export_link]),
@@ -255,6 +257,16 @@ class TeacherPage:
         self.note.show(f"Table {show_code(info.code)} is closed.")
         self.refresh()
 
+    def switch_coach(self, table_id: int | None) -> None:
+        """Let a table's players open the coach, or switch it off (a graded game)."""
+        if table_id is None or not self.unlocked:
+            return
+        info = self.store.table_by_id(table_id)
+        self.store.set_coach(table_id, not info.coach, teacher=True)
+        state = "may open the coach" if not info.coach else "cannot open the coach"
+        self.note.show(f"At table {show_code(info.code)} the players {state} now.")
+        self.refresh()
+
     def export(self) -> str:
         """The class's results as CSV, offered as a download link; returns the CSV."""
         if not self.unlocked:
@@ -297,11 +309,12 @@ def tables_table(rows: list[dict[str, Any]]) -> str:
             if row["scores"]:
                 name += f": {row['scores'][i]}"
             players.append(name)
+        coach = "" if info.coach else "<br><span class='ttr-note'>coach off</span>"
         body.append(
             "<tr>"
             f"<td><b>{show_code(info.code)}</b></td>"
             f"<td>{html.escape(row['map'])}</td>"
-            f"<td>{html.escape(info.status)}</td>"
+            f"<td>{html.escape(info.status)}{coach}</td>"
             f"<td>{'<br>'.join(players)}</td>"
             f"<td>{info.moves}</td>"
             f"<td>{html.escape(row['turn'])}</td>"
