@@ -289,6 +289,17 @@ def test_a_bots_reason_is_stored_with_its_move_for_every_page(store):
     assert watcher.whys == {3: note}
 
 
+def test_every_bot_level_can_sit_at_a_table(store):
+    made = store.create_table("usa", ["human", "beginner", "hard"], "Ann", session="p", seed=3)
+    ann = TableClient(store, made.table_id, seat=0, token=made.token, session="p")
+    assert [s.kind for s in ann.info.seats] == ["human", "beginner", "hard"]
+    ann.play(ann.game.legal_actions()[0])
+    assert ann.move_bots(max_moves=1) == 1  # the beginner keeps its tickets
+    assert [m.seat for m in store.moves(made.table_id)] == [0, 1]
+    with pytest.raises(TableError, match="bot"):
+        store.create_table("usa", ["human", "grandmaster"], "Ann", session="p")
+
+
 def test_a_database_made_before_reasons_were_stored_gets_the_column(tmp_path):
     import sqlalchemy as sa
 

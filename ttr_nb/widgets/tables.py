@@ -57,9 +57,10 @@ POLL_MS = 400  # how often the page looks at the table (a move shows within abou
 HEARTBEAT_S = 20.0  # how often the page says its seat is still open
 SEAT_CHOICES = [
     ("A player who joins", "human"),
+    ("Beginner bot", "beginner"),
     ("Greedy bot", "greedy"),
     ("Random bot", "random"),
-    ("Search bot (1 s)", "search"),
+    ("Hard: search bot (1 s)", "search"),
 ]
 STORAGE_KEY = "ttr-nb-table-seat"
 
