@@ -14,8 +14,10 @@ from browser import (
     colour_share,
     context,
     geometry_for,
+    keep_tickets,
     no_errors,
     page,
+    play_to_end,
     pytestmark,
     shoot,
     start_game,
@@ -50,7 +52,7 @@ def _wait_text(page: Any, selector: str, text: str) -> None:
 
 def test_the_coach_shows_the_plan_on_the_board_and_why_a_bot_moved(page: Any) -> None:
     start_game(page, "usa", seed=SEED, players=2, kinds=["human", "greedy"])
-    click_and_wait_moves(page, "button.ttr-keep")
+    keep_tickets(page)
     game = shown_game(page)
     plan = coach(game, 0).plan
     assert plan.routes
@@ -69,7 +71,7 @@ def test_the_coach_shows_the_plan_on_the_board_and_why_a_bot_moved(page: Any) ->
     _wait_text(page, ".ttr-coach-body", "Why that move")
     assert "kept the tickets" in page.locator(".ttr-coach-body").inner_text()
 
-    click_and_wait_moves(page, "button.ttr-play-to-end")
+    play_to_end(page)
     _wait_text(page, ".ttr-coach-review", "End-of-game review")
     review = page.locator(".ttr-coach-review").inner_text()
     assert "cheapest network" in review

@@ -234,7 +234,8 @@ def leave_if_seated(page: Any) -> None:
 
 def test_one_seat_never_receives_another_seats_tickets(server, browsers):
     """Checked on a fresh table, so Ann's tickets are still secret: every frame Ben's page
-    received, and its whole DOM, are searched for the texts of Ann's tickets."""
+    received, and its whole DOM, are searched for the texts of Ann's tickets (with Ben's
+    coach open)."""
     frames: list[str] = []
     ann = open_page(browsers[0], server)
     leave_if_seated(ann)
@@ -260,6 +261,12 @@ def test_one_seat_never_receives_another_seats_tickets(server, browsers):
     ann.locator(".ttr-offer .widget-checkbox input").nth(1).check()
     act(ann, "button.ttr-keep")
     wait_text(ben, ".ttr-table-turn", "Your turn!")
+    # Ben's coach speaks to his seat only: open, it is searched with the rest.
+    ben.locator(".ttr-coach-toggle").click()
+    wait_text(ben, ".ttr-coach-body", "My plan")
+    seats = ben.locator(".ttr-coach-seat option").all_inner_texts()
+    assert [s.replace("\xa0", " ") for s in seats] == ["2 Ben"]
+    shoot(ben, "tables-coach-ben.png")
     received = "\n".join(frames)
     dom = ben.evaluate("() => document.documentElement.outerHTML")
     assert "Ben" in dom and len(frames) > 10
