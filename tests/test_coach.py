@@ -328,3 +328,39 @@ def test_every_map_gets_every_hint_kind_in_a_real_game(name: str) -> None:
         assert expected[name] in kinds
     for h in advice.hints:
         assert h.lines and h.algorithm.lesson
+
+
+def _offered(game, seat: int, tickets: tuple[int, ...]) -> None:
+    """Seat ``seat`` holds no ticket and has ``tickets`` on offer (a ticket draw)."""
+    set_tickets(game, seat, tickets)  # gathers them from the deck and other hands
+    player = game.state.players[seat]
+    player.offer, player.tickets = list(player.tickets), []
+
+
+def test_tickets_on_offer_show_what_each_adds_and_the_cheapest_keep() -> None:
+    game = start(players=2, seed=1)
+    _offered(game, 0, (DENVER_EL_PASO, LA_MIAMI, BOSTON_MIAMI))
+    offer = hint(coach(game, 0), "offer")
+    board = [(r.id, r.a, r.b, r.length) for r in game.map.routes]
+    shortest = {
+        t: plan_ticket(board, *game.map.ticket_by_id[t].cities).spaces
+        for t in (DENVER_EL_PASO, LA_MIAMI, BOSTON_MIAMI)
+    }
+    extras = {n["ticket"]["id"]: n["extra_spaces"] for n in offer.data["offer"]}
+    assert extras == shortest  # with no ticket held, each adds its shortest path
+    assert shortest[DENVER_EL_PASO] == 4
+    # After the deal one ticket is the least a player keeps: Denver–El Paso, the cheapest.
+    assert (
+        "The fewest spaces the rules allow: Denver – El Paso (+4 spaces, 4 points)"
+        in (offer.lines[-1])
+    )
+    assert offer.algorithm.lesson == "graphs_5_steiner.ipynb"
+
+
+def test_an_offered_ticket_the_network_already_joins_adds_nothing() -> None:
+    game = start(players=2, seed=1)
+    give_routes(game, 0, [99, 48])  # Denver–Santa Fe–El Paso, built already
+    _offered(game, 0, (DENVER_EL_PASO, LA_MIAMI))
+    lines = hint(coach(game, 0), "offer").lines
+    assert any("Denver – El Paso (4 points): adds no space" in line for line in lines)
+    assert coach(start(players=2, seed=1), 0).hints[1].kind != "offer"  # no offer: no hint

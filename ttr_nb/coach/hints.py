@@ -9,6 +9,7 @@ from typing import Any
 from ..game import Game
 from .hint import Hint
 from .lessons import ALGORITHMS
+from .offer import offer_hint
 from .plan import Plan, my_plan, ticket_name
 from .variants import variant_hints
 from .view import seat_view
@@ -34,7 +35,8 @@ class Coaching:
     cuts : tuple of TicketCutNote
     heading : tuple of Heading
     hints : tuple of Hint
-        The hints in the order shown: plan, weak spots, opponents, the variant's, why.
+        The hints in the order shown: plan, tickets on offer, weak spots, opponents, the
+        variant's, why.
     seconds : float
         How long the coach took.
     """
@@ -102,6 +104,9 @@ def coach(game: Game, seat: int, why: WhyRecord | None = None) -> Coaching:
     cuts = ticket_cuts(view, seat, plan)
     heading = opponents_heading(view, seat, plan)
     hints = [Hint("plan", "My plan", tuple(plan.lines(game)), plan.algorithm, plan.routes)]
+    offer = offer_hint(view, seat, plan)
+    if offer is not None:
+        hints.append(offer)
     hints += _weak_hints(game, losses, cuts)
     if heading:
         hints.append(_heading_hint(game, heading))
