@@ -238,23 +238,10 @@ class GreedyBot:
         owned = set(game.state.players[me].routes)
         if also_owned is not None:
             owned.add(also_owned)
-        planner = board_planner(game.map)
-        dead_ends = game.map.dead_ends
-        spaces, routes = 0, []
-        for a, b in zip(ticket.cities, ticket.cities[1:], strict=False):
-            try:
-                plan = planner.plan(
-                    game.map.targets(a),
-                    game.map.targets(b),
-                    owned=owned,
-                    unavailable=unavailable,
-                    dead_ends=dead_ends,
-                )
-            except TicketUnreachableError:
-                return None
-            spaces += plan.spaces
-            routes.extend(r for r in plan.route_ids if r not in owned)
-        return spaces, routes
+        try:
+            return plan_ticket_legs(game.map, ticket.id, owned, unavailable)
+        except TicketUnreachableError:
+            return None
 
     def wanted_routes(self, game: Game, me: int) -> set[int]:
         """Routes still to claim on the plans of the player's open tickets (remembered
@@ -431,3 +418,31 @@ def route_demand(game_map: Map) -> dict[int, int]:
 def board_planner(game_map: Map) -> TicketPlanner:
     """The :class:`~ttr_nb.algorithms.TicketPlanner` of a map's board (built once)."""
     return TicketPlanner((r.id, r.a, r.b, r.length) for r in game_map.routes)
+
+
+def plan_ticket_legs(
+    game_map: Map, ticket_id: int, owned: Any = frozenset(), unavailable: Any = frozenset()
+) -> tuple[int, list[int]]:
+    """Spaces and routes still to claim for one ticket on its own: each pair of
+    consecutive places on it (a tour has several) joined by a shortest path, the
+    ``owned`` routes free and the ``unavailable`` ones left out.
+
+    Raises
+    ------
+    TicketUnreachableError
+        When a pair of places cannot be joined any more.
+    """
+    planner = board_planner(game_map)
+    cities = game_map.ticket_by_id[ticket_id].cities
+    spaces, routes = 0, []
+    for a, b in zip(cities, cities[1:], strict=False):
+        plan = planner.plan(
+            game_map.targets(a),
+            game_map.targets(b),
+            owned=owned,
+            unavailable=unavailable,
+            dead_ends=game_map.dead_ends,
+        )
+        spaces += plan.spaces
+        routes.extend(r for r in plan.route_ids if r not in owned)
+    return spaces, routes

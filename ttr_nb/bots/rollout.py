@@ -31,7 +31,7 @@ from typing import Any
 from ..actions import ClaimRoute, DrawBlind, DrawFaceUp, Pass
 from ..algorithms import TicketUnreachableError
 from ..game import Game
-from .greedy import GreedyBot, board_planner, variant_hook
+from .greedy import GreedyBot, plan_ticket_legs, variant_hook
 
 __all__ = ["PlanFollower"]
 
@@ -101,25 +101,12 @@ class PlanFollower:
         owned = set(player.routes)
         open_ids = {r.id for r in game.rules.claimable_routes(state, seat)}
         unavailable = {r.id for r in game_map.routes if r.id not in open_ids and r.id not in owned}
-        planner = board_planner(game_map)
-        dead_ends = game_map.dead_ends
         wanted: set[int] = set()
         for ticket_id in player.tickets:
-            cities = game_map.ticket_by_id[ticket_id].cities
-            routes: list[int] = []
             try:
-                for a, b in zip(cities, cities[1:], strict=False):
-                    plan = planner.plan(
-                        game_map.targets(a),
-                        game_map.targets(b),
-                        owned=owned,
-                        unavailable=unavailable,
-                        dead_ends=dead_ends,
-                    )
-                    routes.extend(r for r in plan.route_ids if r not in owned)
+                wanted.update(plan_ticket_legs(game_map, ticket_id, owned, unavailable)[1])
             except TicketUnreachableError:
                 continue
-            wanted.update(routes)
         return wanted
 
     # ---------------------------------------------------------------- moves

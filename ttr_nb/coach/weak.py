@@ -23,7 +23,7 @@ from functools import cache
 from typing import Any
 
 from ..algorithms import TicketUnreachableError, steiner_forest, ticket_cut
-from ..bots import board_planner
+from ..bots.greedy import plan_ticket_legs
 from ..game import Game
 from ..maps import Map
 from .plan import Plan, TicketNote, ticket_name
@@ -202,40 +202,16 @@ def _alone_path(game_map: Map, ticket_id: int) -> tuple[frozenset[int], frozense
 def _spaces(game_map: Map, ticket_id: int, owned: frozenset, unavailable: frozenset) -> int | None:
     """Spaces still to claim for a ticket on its own (consecutive places joined by
     shortest paths), or None when it cannot be completed."""
-    planner = board_planner(game_map)
-    cities = game_map.ticket_by_id[ticket_id].cities
-    total = 0
-    for a, b in zip(cities, cities[1:], strict=False):
-        try:
-            plan = planner.plan(
-                game_map.targets(a),
-                game_map.targets(b),
-                owned=owned,
-                unavailable=unavailable,
-                dead_ends=game_map.dead_ends,
-            )
-        except TicketUnreachableError:
-            return None
-        total += plan.spaces
-    return total
+    try:
+        return plan_ticket_legs(game_map, ticket_id, owned, unavailable)[0]
+    except TicketUnreachableError:
+        return None
 
 
 def _missing_routes(
     game_map: Map, ticket_id: int, owned: frozenset, unavailable: frozenset
 ) -> list[int]:
-    planner = board_planner(game_map)
-    cities = game_map.ticket_by_id[ticket_id].cities
-    out: list[int] = []
-    for a, b in zip(cities, cities[1:], strict=False):
-        plan = planner.plan(
-            game_map.targets(a),
-            game_map.targets(b),
-            owned=owned,
-            unavailable=unavailable,
-            dead_ends=game_map.dead_ends,
-        )
-        out.extend(r for r in plan.route_ids if r not in owned)
-    return out
+    return plan_ticket_legs(game_map, ticket_id, owned, unavailable)[1]
 
 
 def opponents_heading(view: Game, seat: int, plan: Plan) -> tuple[Heading, ...]:

@@ -255,17 +255,26 @@ def outline_route(
     layer.stroke_polygons(points, points_per_polygon=counts)
 
 
-def outline_routes(layer: Canvas, geometry: BoardGeometry, route_ids: list[int], seat: int) -> None:
-    """Outline routes boldly in a seat's colour (the end screen's longest trails)."""
+def route_polygons(
+    geometry: BoardGeometry, route_ids: Iterable[int], grow: float
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The spaces of routes as one batch of polygons grown by ``grow`` (``space_batch``),
+    or None when none of the routes is on the board."""
     spaces = [
         space
         for rid in route_ids
         if rid in geometry.routes
         for space in geometry.routes[rid].spaces
     ]
-    if not spaces:
+    return space_batch(spaces, grow=grow) if spaces else None
+
+
+def outline_routes(layer: Canvas, geometry: BoardGeometry, route_ids: list[int], seat: int) -> None:
+    """Outline routes boldly in a seat's colour (the end screen's longest trails)."""
+    batch = route_polygons(geometry, route_ids, grow=4.0)
+    if batch is None:
         return
-    points, counts = space_batch(spaces, grow=4.0)
+    points, counts = batch
     layer.stroke_style = "#111111"
     layer.line_width = 5
     layer.stroke_polygons(points, points_per_polygon=counts)

@@ -22,7 +22,7 @@ import ipywidgets as widgets
 
 from ..coach import Coaching, Hint, WhyRecord, coach, record_move, review_hints
 from ..game import Game
-from .board_art import space_batch
+from .board_art import route_polygons
 
 if TYPE_CHECKING:
     from .app import GameApp
@@ -268,15 +268,10 @@ def _lesson(name: str, title: str) -> str:
 
 def _dashed(layer: Any, geometry: BoardGeometry, route_ids: Any, colour: str) -> None:
     """Outline routes with a dashed line (the coach's layer; claims stay visible under)."""
-    spaces = [
-        space
-        for rid in route_ids
-        if rid in geometry.routes
-        for space in geometry.routes[rid].spaces
-    ]
-    if not spaces:
+    batch = route_polygons(geometry, route_ids, grow=5.0)
+    if batch is None:
         return
-    points, counts = space_batch(spaces, grow=5.0)
+    points, counts = batch
     layer.set_line_dash([6, 4])
     layer.stroke_style = colour
     layer.line_width = 3
