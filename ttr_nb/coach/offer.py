@@ -15,6 +15,7 @@ from itertools import combinations
 from typing import Any
 
 from ..algorithms import steiner_forest
+from ..algorithms.steiner import MAX_EXACT_WORK
 from ..game import Game
 from .hint import Hint
 from .lessons import ALGORITHMS
@@ -39,8 +40,11 @@ class OfferNote:
         return {"ticket": self.ticket.to_dict(), "extra_spaces": self.extra, "exact": self.exact}
 
 
-def _spaces(view: Game, seat: int, tickets: list[int]) -> tuple[int | None, bool]:
-    """Spaces still to claim for ``tickets`` (None when one cannot be completed)."""
+def _spaces(
+    view: Game, seat: int, tickets: list[int], max_exact_work: int = MAX_EXACT_WORK
+) -> tuple[int | None, bool]:
+    """Spaces still to claim for ``tickets`` (None when one cannot be completed), and
+    whether that is exact."""
     game_map = view.map
     player = view.state.players[seat]
     forest = steiner_forest(
@@ -49,6 +53,7 @@ def _spaces(view: Game, seat: int, tickets: list[int]) -> tuple[int | None, bool
         owned=frozenset(player.routes),
         unavailable=unavailable_to(view, seat),
         dead_ends=game_map.dead_ends,
+        max_exact_work=max_exact_work,
     )
     if forest.unreachable:
         return None, forest.exact
@@ -85,21 +90,25 @@ def offer_notes(view: Game, seat: int, plan: Plan) -> tuple[OfferNote, ...]:
     return tuple(notes)
 
 
-def cheapest_keep(view: Game, seat: int, plan: Plan) -> tuple[tuple[int, ...], int] | None:
+def cheapest_keep(view: Game, seat: int, plan: Plan) -> tuple[tuple[int, ...], int, bool] | None:
     """The smallest keep the rules allow that adds the fewest spaces to ``plan``: its
-    tickets and the spaces it adds (None when no such keep can be completed)."""
+    tickets, the spaces it adds and whether that is exact (None when no such keep can be
+    completed). The keeps share one exact method's budget (a hint within 200 ms); past
+    it they are compared by the greedy approximation."""
     player = view.state.players[seat]
     least = view.rules.min_keep(view.state, player)
-    best: tuple[tuple[int, ...], int, int] | None = None
-    for keep in list(combinations(player.offer, least))[:MAX_COMBINATIONS]:
-        spaces, _exact = _spaces(view, seat, [*player.tickets, *keep])
+    keeps = list(combinations(player.offer, least))[:MAX_COMBINATIONS]
+    work = MAX_EXACT_WORK // max(1, len(keeps))
+    best: tuple[tuple[int, ...], int, int, bool] | None = None
+    for keep in keeps:
+        spaces, exact = _spaces(view, seat, [*player.tickets, *keep], work)
         if spaces is None:
             continue
         points = sum(TicketNote.of(view.map, t).points for t in keep)
-        key = (keep, spaces - plan.spaces, points)
-        if best is None or (key[1], -key[2]) < (best[1], -best[2]):
-            best = key
-    return None if best is None else (best[0], best[1])
+        found = (keep, spaces - plan.spaces, points, exact and plan.exact)
+        if best is None or (found[1], -found[2]) < (best[1], -best[2]):
+            best = found
+    return None if best is None else (best[0], best[1], best[3])
 
 
 def offer_hint(view: Game, seat: int, plan: Plan) -> Hint | None:
@@ -126,11 +135,13 @@ def offer_hint(view: Game, seat: int, plan: Plan) -> Hint | None:
         lines.append("Even the cheapest ticket would take more pieces than you have left.")
     best = cheapest_keep(view, seat, plan)
     if best is not None:
-        keep, extra = best
+        keep, extra, exact = best
         names = ", ".join(TicketNote.of(view.map, t).name for t in keep)
         points = sum(TicketNote.of(view.map, t).points for t in keep)
+        about = "" if exact else "about "
         lines.append(
-            f"The fewest spaces the rules allow: {names} (+{extra} spaces, {points} points). "
+            f"The fewest spaces the rules allow: {names} ({about}+{extra} spaces, {points} "
+            "points). "
             "Fewest is not always best: more points may be worth more spaces."
         )
     return Hint(
