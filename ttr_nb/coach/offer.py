@@ -25,6 +25,9 @@ from .view import board_of, demand_of, unavailable_to
 __all__ = ["OfferNote", "offer_hint", "offer_notes"]
 
 MAX_COMBINATIONS = 12  # keeps compared for the cheapest choice (an offer has 2 to 5 tickets)
+# The exact method's work shared by the offered tickets' plans, and again by the keeps'
+# (past it, the greedy approximation): the whole hint stays well within 200 ms.
+OFFER_WORK = MAX_EXACT_WORK // 2
 
 
 @dataclass(frozen=True)
@@ -78,13 +81,15 @@ def offer_notes(view: Game, seat: int, plan: Plan) -> tuple[OfferNote, ...]:
     -----
     One Steiner forest per offered ticket, each with the held tickets' ends and the
     ticket's own (:func:`ttr_nb.algorithms.steiner_forest`: exact while small, else
-    approximate).
+    approximate). The forests share ``OFFER_WORK`` of the exact method's work (about
+    3^ends x places each), so the hint costs about as much as one exact plan.
     """
     player = view.state.players[seat]
     held = list(player.tickets)
     notes = []
+    work = OFFER_WORK // max(1, len(player.offer))
     for ticket in player.offer:
-        spaces, exact = _spaces(view, seat, [*held, ticket])
+        spaces, exact = _spaces(view, seat, [*held, ticket], work)
         extra = None if spaces is None else spaces - plan.spaces
         notes.append(OfferNote(TicketNote.of(view.map, ticket), extra, exact and plan.exact))
     return tuple(notes)
@@ -93,12 +98,12 @@ def offer_notes(view: Game, seat: int, plan: Plan) -> tuple[OfferNote, ...]:
 def cheapest_keep(view: Game, seat: int, plan: Plan) -> tuple[tuple[int, ...], int, bool] | None:
     """The smallest keep the rules allow that adds the fewest spaces to ``plan``: its
     tickets, the spaces it adds and whether that is exact (None when no such keep can be
-    completed). The keeps share one exact method's budget (a hint within 200 ms); past
-    it they are compared by the greedy approximation."""
+    completed). The keeps share ``OFFER_WORK`` of the exact method's work; past it they
+    are compared by the greedy approximation."""
     player = view.state.players[seat]
     least = view.rules.min_keep(view.state, player)
     keeps = list(combinations(player.offer, least))[:MAX_COMBINATIONS]
-    work = MAX_EXACT_WORK // max(1, len(keeps))
+    work = OFFER_WORK // max(1, len(keeps))
     best: tuple[tuple[int, ...], int, int, bool] | None = None
     for keep in keeps:
         spaces, exact = _spaces(view, seat, [*player.tickets, *keep], work)
