@@ -354,6 +354,7 @@ def test_tickets_on_offer_show_what_each_adds_and_the_cheapest_keep() -> None:
         "The fewest spaces the rules allow: Denver – El Paso (+4 spaces, 4 points)"
         in (offer.lines[-1])
     )
+    assert offer.data["fewest_spaces_keep"] == {"tickets": [DENVER_EL_PASO], "extra_spaces": 4}
     assert offer.algorithm.lesson == "graphs_5_steiner.ipynb"
 
 

@@ -139,20 +139,23 @@ def offer_hint(view: Game, seat: int, plan: Plan) -> Hint | None:
     if plan.spaces + min((n.extra or 0) for n in notes) > pieces:
         lines.append("Even the cheapest ticket would take more pieces than you have left.")
     best = cheapest_keep(view, seat, plan)
+    exact = all(n.exact for n in notes)
+    data: dict[str, Any] = {"offer": [n.to_dict() for n in notes], "fewest_spaces_keep": None}
     if best is not None:
-        keep, extra, exact = best
+        keep, extra, keep_exact = best
+        exact = exact and keep_exact
         names = ", ".join(TicketNote.of(view.map, t).name for t in keep)
         points = sum(TicketNote.of(view.map, t).points for t in keep)
-        about = "" if exact else "about "
+        about = "" if keep_exact else "about "
         lines.append(
             f"The fewest spaces the rules allow: {names} ({about}+{extra} spaces, {points} "
-            "points). "
-            "Fewest is not always best: more points may be worth more spaces."
+            "points). Fewest is not always best: more points may be worth more spaces."
         )
+        data["fewest_spaces_keep"] = {"tickets": list(keep), "extra_spaces": extra}
     return Hint(
         "offer",
         "Tickets on offer",
         tuple(lines),
-        ALGORITHMS["steiner-exact" if all(n.exact for n in notes) else "steiner-greedy"],
-        data={"offer": [n.to_dict() for n in notes]},
+        ALGORITHMS["steiner-exact" if exact else "steiner-greedy"],
+        data=data,
     )
