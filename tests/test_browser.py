@@ -19,6 +19,7 @@ import pytest
 from browser import (
     JS_CANVAS_PAINTED,
     JS_CANVAS_SUM,
+    JS_IN_VIEW,
     JS_PIXELS,
     VIEWPORT,
     WAIT_MS,
@@ -254,6 +255,11 @@ def test_save_download_and_load(page: Any) -> None:
     assert json.loads(text_box.input_value())["seed"] == 11
     before = serial(page)
     page.locator("button.ttr-load-text").click()
+    # The question opens at the top of the play column, far above the button (the page is
+    # scrolled down to it): the page brings it into view.
+    assert not page.evaluate(JS_IN_VIEW, ".ttr-title-box")
+    page.wait_for_function(JS_IN_VIEW, arg="button.ttr-prompt-ok", timeout=WAIT_MS)
+    shoot(page, "load-asks-in-view.png")
     confirm_if_asked(page, before, "Load the text box")  # closed only on a yes
     assert "Loaded" in status(page)
     shoot(page, "save-and-load.png")

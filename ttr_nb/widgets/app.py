@@ -37,6 +37,7 @@ from .controls import Note, Prompt, count
 from .files import FilesPanel
 from .play import CardsPanel, ClaimPanel, HandPanel, OfferPanel, TurnHeader
 from .safety import CallbackGuard
+from .scroll import Scroller
 from .setup import SetupPanel
 from .storage import BrowserStore
 from .tables import TablePlay
@@ -110,6 +111,8 @@ class GameApp(BotTurns):
         self.coach = CoachPanel(self)
         self.store = BrowserStore()
         self.store.on_stored(self.guard(self._offer_resume))
+        self.scroller = Scroller()
+        self.prompt.on_open.append(lambda: self.scroller.show(".ttr-prompt"))
         self.tables = TablePlay(self, store_factory)
         self._build_layout()
         self.start()
@@ -191,6 +194,7 @@ class GameApp(BotTurns):
                 self.main,
                 extras,
                 self.store,
+                self.scroller,
                 self.tables.keeper,
                 self.tables.timer,
             ],

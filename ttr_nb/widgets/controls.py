@@ -122,6 +122,7 @@ class Prompt:
         )
         self._on_answer: Callable[[Any], None] | None = None
         self._values: list[Any] = []
+        self.on_open: list[Callable[[], None]] = []  # the app brings the question into view
 
     @property
     def is_open(self) -> bool:
@@ -144,6 +145,8 @@ class Prompt:
         self.cancel_button.description = cancel_label
         self._on_answer = on_answer
         self.widget.layout.display = ""
+        for callback in self.on_open:
+            callback()
 
     def choose(self, index: int) -> None:
         """Pick answer ``index`` and confirm it (what the OK button does)."""

@@ -1,0 +1,42 @@
+"""Bringing a part of the page into view: a question opened far from where the learner
+looks (the *Load* button at the bottom of the page asks at the top of the play column).
+
+The kernel cannot scroll the page; :class:`Scroller` is a hidden widget whose page side
+does it when asked.
+"""
+
+from __future__ import annotations
+
+import anywidget
+
+_ESM = """
+function shown(el) { return el && el.getClientRects().length > 0; }
+
+export default {
+  initialize({ model }) {
+    model.on("msg:custom", (msg) => {
+      if (!msg || msg.kind !== "show" || typeof msg.selector !== "string") { return; }
+      // The kernel's layout change (display: none -> shown) may reach the page just
+      // after this message: look again for up to a second.
+      let tries = 0;
+      const look = () => {
+        const el = document.querySelector(msg.selector);
+        if (shown(el)) { el.scrollIntoView({ block: "nearest", behavior: "smooth" }); }
+        else if (++tries < 20) { setTimeout(look, 50); }
+      };
+      requestAnimationFrame(look);
+    });
+  },
+  render({ el }) { el.style.display = "none"; },
+};
+"""
+
+
+class Scroller(anywidget.AnyWidget):
+    """``show(selector)`` scrolls the first element matching ``selector`` into view (only
+    as far as needed: nothing moves when it is already on screen)."""
+
+    _esm = _ESM
+
+    def show(self, selector: str) -> None:
+        self.send({"kind": "show", "selector": selector})
