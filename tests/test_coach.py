@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,15 @@ from ttr_nb import ClaimRoute, DrawBlind, new_game
 from ttr_nb.algorithms import plan_ticket, ticket_completed
 from ttr_nb.bots import GreedyBot, RandomBot
 from ttr_nb.bots.search import SearchBot
-from ttr_nb.coach import ALGORITHMS, coach, record_move, review, seat_view, why_from_replay
+from ttr_nb.coach import (
+    ALGORITHMS,
+    WhyRecord,
+    coach,
+    record_move,
+    review,
+    seat_view,
+    why_from_replay,
+)
 from ttr_nb.coach.view import unavailable_to
 from ttr_nb.teaching.scenarios import set_tickets
 
@@ -170,6 +179,7 @@ def test_why_a_greedy_move_names_the_ticket_only_to_its_own_seat() -> None:
     action = bot.choose(game)
     assert isinstance(action, ClaimRoute) and action.route in (48, 99)
     record = record_move(bot, game, action)
+    assert record.reason is not None and WhyRecord.from_data(record.to_data()) == record
     game.apply(action)
     own = record.hint(game, 0)
     assert any("its ticket Denver – El Paso" in line for line in own.lines)
@@ -193,6 +203,10 @@ def test_why_a_search_move_reports_its_look_ahead() -> None:
     text = record.hint(game, 1)
     assert any("won" in line and "← played" in line for line in text.lines)
     assert text.algorithm.lesson == "graphs_11_simulation_lab.ipynb"
+    # A shared table stores the record as JSON with the move: read back, it says the same.
+    stored = json.loads(json.dumps(record.to_data()))
+    assert WhyRecord.from_data(stored) == record
+    assert WhyRecord.from_data({"move": "three"}) is None  # a damaged row is ignored
 
 
 def test_why_a_random_move_and_why_from_a_save() -> None:
