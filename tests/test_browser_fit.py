@@ -191,6 +191,9 @@ def test_a_long_answer_wraps_beside_its_own_radio_and_its_radio_picks_it(page: A
     page.locator("button.ttr-claim").click()
     page.locator(".ttr-prompt-choices").wait_for(state="visible", timeout=WAIT_MS)
     page.locator(".ttr-prompt").scroll_into_view_if_needed()
+    # The app also brings the question into view (widgets/scroll.py): measure after it.
+    page.wait_for_function(JS_IN_VIEW, arg="button.ttr-prompt-ok", timeout=WAIT_MS)
+    page.wait_for_timeout(200)
     answers = page.evaluate(JS_ANSWERS)
     window_shot(page, "fit-placement-question-1366.png")
     assert len(answers) == 3 and answers[2]["text"] == "No passenger"

@@ -21,7 +21,8 @@ export default {
       let tries = 0;
       const look = () => {
         const el = document.querySelector(msg.selector);
-        if (shown(el)) { el.scrollIntoView({ block: "nearest", behavior: "smooth" }); }
+        // At once, not smoothly: a click aimed at the question just after lands on it.
+        if (shown(el)) { el.scrollIntoView({ block: "nearest" }); }
         else if (++tries < 20) { setTimeout(look, 50); }
       };
       requestAnimationFrame(look);
