@@ -7,6 +7,9 @@ the header once per game, then each new move as it is made (a few dozen bytes).
 When a page opens, the stored copy is sent to the kernel, which offers to resume
 it. What comes back from the browser is untrusted: it is loaded as a save
 (size limits, schema, every move replayed by the rules).
+
+:class:`SeatKeeper` keeps the browser's seat at a shared table (its token) the same
+way, so a reloaded page comes back to its seat; the store checks the token.
 """
 
 from __future__ import annotations
@@ -109,3 +112,56 @@ class BrowserStore(anywidget.AnyWidget):
         text = content.get("text")
         for listener in self._listeners:
             listener(text if isinstance(text, str) else None)
+
+
+# ------------------------------------------------------------ a seat at a shared table
+SEAT_KEY = "ttr-nb-table-seat"
+
+_SEAT_ESM = """
+const KEY = %(key)s;
+export default {
+  initialize({ model }) {
+    model.on("msg:custom", (msg) => {
+      try {
+        if (msg.kind === "keep") { localStorage.setItem(KEY, JSON.stringify(msg.seat)); }
+        else if (msg.kind === "forget") { localStorage.removeItem(KEY); }
+      } catch (e) { /* storage full or blocked: the seat code still brings the player back */ }
+    });
+    let text = null;
+    try { text = localStorage.getItem(KEY); } catch (e) { text = null; }
+    model.send({ kind: "stored", text: text && text.length <= 2000 ? text : null });
+  },
+  render({ el }) { el.style.display = "none"; },
+};
+"""
+
+
+class SeatKeeper(anywidget.AnyWidget):
+    """Keeps this browser's seat at a table (its token) in ``localStorage``."""
+
+    _esm = _SEAT_ESM % {"key": json.dumps(SEAT_KEY)}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._listeners: list[Callable[[dict[str, Any]], None]] = []
+        self.on_msg(self._received)
+
+    def on_stored(self, callback: Callable[[dict[str, Any]], None]) -> None:
+        self._listeners.append(callback)
+
+    def keep(self, seat: dict[str, Any]) -> None:
+        self.send({"kind": "keep", "seat": seat})
+
+    def forget(self) -> None:
+        self.send({"kind": "forget"})
+
+    def _received(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if not isinstance(content, dict) or content.get("kind") != "stored":
+            return
+        try:
+            stored = json.loads(content.get("text") or "null")
+        except (TypeError, ValueError):
+            stored = None
+        if isinstance(stored, dict):
+            for listener in self._listeners:
+                listener(stored)

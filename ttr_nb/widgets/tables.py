@@ -14,7 +14,6 @@ seat; on another device the seat code brings the player back.
 from __future__ import annotations
 
 import html
-import json
 import logging
 import secrets
 import sys
@@ -22,7 +21,6 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import anywidget
 import ipywidgets as widgets
 
 from ..coach import record_move
@@ -37,6 +35,7 @@ from ..maps import load_map
 from ..rules import playable_maps
 from ..tables.codes import normal_code, show_code
 from .controls import Note, browser_timer, button, count
+from .storage import SeatKeeper
 
 if TYPE_CHECKING:
     from ..tables import Seated, TableInfo, TableStore
@@ -62,56 +61,6 @@ SEAT_CHOICES = [
     ("Random bot", "random"),
     ("Hard: search bot (1 s)", "search"),
 ]
-STORAGE_KEY = "ttr-nb-table-seat"
-
-_ESM = """
-const KEY = %(key)s;
-export default {
-  initialize({ model }) {
-    model.on("msg:custom", (msg) => {
-      try {
-        if (msg.kind === "keep") { localStorage.setItem(KEY, JSON.stringify(msg.seat)); }
-        else if (msg.kind === "forget") { localStorage.removeItem(KEY); }
-      } catch (e) { /* storage full or blocked: the seat code still brings the player back */ }
-    });
-    let text = null;
-    try { text = localStorage.getItem(KEY); } catch (e) { text = null; }
-    model.send({ kind: "stored", text: text && text.length <= 2000 ? text : null });
-  },
-  render({ el }) { el.style.display = "none"; },
-};
-"""
-
-
-class SeatKeeper(anywidget.AnyWidget):
-    """Keeps this browser's seat at a table (its token) in ``localStorage``."""
-
-    _esm = _ESM % {"key": json.dumps(STORAGE_KEY)}
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._listeners: list[Callable[[dict[str, Any]], None]] = []
-        self.on_msg(self._received)
-
-    def on_stored(self, callback: Callable[[dict[str, Any]], None]) -> None:
-        self._listeners.append(callback)
-
-    def keep(self, seat: dict[str, Any]) -> None:
-        self.send({"kind": "keep", "seat": seat})
-
-    def forget(self) -> None:
-        self.send({"kind": "forget"})
-
-    def _received(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        if not isinstance(content, dict) or content.get("kind") != "stored":
-            return
-        try:
-            stored = json.loads(content.get("text") or "null")
-        except (TypeError, ValueError):
-            stored = None
-        if isinstance(stored, dict):
-            for listener in self._listeners:
-                listener(stored)
 
 
 def _text_box(label: str, cls: str, placeholder: str = "") -> widgets.Text:
