@@ -129,8 +129,8 @@ def act(page: Any, selector: str) -> None:
 
 
 def play_turn(page: Any) -> None:
-    """One action: the longest route this seat can claim, else a card from the deck (the
-    turn loop comes back for the second card)."""
+    """One action: the longest route this seat can claim, else a card (the turn loop comes
+    back for the second card)."""
     if page.locator("button.ttr-keep").is_visible():
         boxes = page.locator(".ttr-offer .widget-checkbox input")
         for i in range(boxes.count()):  # nothing is ticked at first: keep them all
@@ -140,7 +140,7 @@ def play_turn(page: Any) -> None:
         return
     claimable = page.locator(".ttr-claimable [data-routes]")
     if not claimable.count():  # mid-turn: the second card
-        act(page, "button.ttr-draw-blind")
+        draw_a_card(page)
         return
     routes = json.loads(claimable.get_attribute("data-routes"))
     if routes:
@@ -152,7 +152,20 @@ def play_turn(page: Any) -> None:
         page.locator("button.ttr-claim:enabled").wait_for(timeout=WAIT_MS)
         act(page, "button.ttr-claim")
         return
-    act(page, "button.ttr-draw-blind")  # the second card comes at this seat's next look
+    draw_a_card(page)  # the second card comes at this seat's next look
+
+
+def draw_a_card(page: Any) -> None:
+    """A card from the deck; once the deck and the discards are used up (players holding
+    many cards), a face-up card this seat may take; with none, tickets."""
+    if page.locator("button.ttr-draw-blind:enabled").count():
+        act(page, "button.ttr-draw-blind")
+        return
+    for slot in range(5):
+        if page.locator(f"button.ttr-face-up-{slot}:enabled").count():
+            act(page, f"button.ttr-face-up-{slot}")
+            return
+    act(page, "button.ttr-draw-tickets")
 
 
 def test_three_pages_play_one_table_to_the_end(server, browsers):
