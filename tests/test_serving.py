@@ -15,7 +15,6 @@ import importlib.util
 import json
 import os
 import socket
-import subprocess
 import sys
 import time
 import urllib.error
@@ -26,6 +25,7 @@ from typing import Any
 
 import psutil
 import pytest
+from load_tools import run_load_tool
 
 serving = pytest.importorskip("ttr_nb.serving")
 
@@ -393,21 +393,7 @@ def test_the_load_client_without_browsers_reports_every_figure(tmp_path: Path) -
     """``tools/bench_load_ws.py`` (``make bench-load``): three visitors fetch the page, get
     their widgets over the websocket and draw a card; one line per figure."""
     out = tmp_path / "ws.json"
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "tools" / "bench_load_ws.py"),
-            "--visitors=3",
-            "--spread=2",
-            "--timeout=120",
-            f"--json={out}",
-            "--voila-arg=--ClassroomKernelManager.warm_kernels=3",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    done = run_load_tool("bench_load_ws.py", out, timeout=600)
     report = json.loads(out.read_text())
     summary = report["summary"]
     assert summary["got_widgets"] == 3 and summary["failures"] == []

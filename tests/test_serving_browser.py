@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from load_tools import run_load_tool
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -228,21 +229,7 @@ def test_a_failing_notebook_shows_a_short_notice_and_no_traceback(
 
 def test_bench_load_reports_every_visitor(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "tools" / "bench_load.py"),
-            "--visitors=3",
-            "--spread=2",
-            "--timeout=120",
-            f"--json={out}",
-            "--voila-arg=--ClassroomKernelManager.warm_kernels=3",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=400,
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    done = run_load_tool("bench_load.py", out, timeout=400)
     summary = json.loads(out.read_text())["summary"]
     assert summary["saw_board"] == 3 and summary["saw_blank"] == 0
     assert summary["offsite_requests"] == [] and summary["version_warnings_per_page"] == 0

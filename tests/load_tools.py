@@ -1,0 +1,30 @@
+"""Running the load benches (``tools/bench_load*.py``, ``make bench-load``) from the tests."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run_load_tool(tool: str, out: Path, timeout: int) -> subprocess.CompletedProcess:
+    """Three visitors within 2 s against a server with three warm kernels; the report goes
+    to ``out`` (JSON). The tool must exit 0 (else its output's end is shown)."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "tools" / tool),
+            "--visitors=3",
+            "--spread=2",
+            "--timeout=120",
+            f"--json={out}",
+            "--voila-arg=--ClassroomKernelManager.warm_kernels=3",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done
