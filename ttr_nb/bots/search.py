@@ -45,13 +45,6 @@ starved search is worse than no search: at 0.1 s a move on USA (two or three wor
 per decision) it drew tickets that had looked good in one lucky world, kept five
 tickets a game and failed half of them, and won 17 of 100 games against greedy.
 
-The named bots (:func:`ttr_nb.bots.make_bot`) go further: greedy's move races to the
-end as a yardstick, and another move replaces it only when it beats it, in the same
-worlds, by more than ``PAIRED_Z`` standard errors. Only the last round's worlds count
-for that verdict, and that round gets ``VERDICT_SHARE`` of the budget: the earlier
-worlds picked the finalists, and the best of ten noisy averages beats the yardstick in
-them by luck alone.
-
 One tree is shared by all the worlds and a node's statistics mix many possible hands
 and decks, which makes this *information-set* MCTS with determinisation rather than a
 separate tree per world [1]_.
@@ -106,7 +99,6 @@ ROOT_CANDIDATES = 10  # moves compared at the root
 OTHER_CLAIMS = 2  # claims off the plan worth a look (the longest: points, or a block)
 MIN_EVIDENCE = 8  # worlds before a move may overrule greedy's (why: the module text)
 PAIRED_Z = 1.0  # a move overrules greedy's only when it beats it by this many standard errors
-VERDICT_SHARE = 0.4  # with a yardstick, the last round's share of the budget (fresh worlds)
 
 
 def paired_margin(mine: dict[int, float], theirs: dict[int, float]) -> tuple[float, float]:
@@ -218,10 +210,7 @@ class SearchResult:
         the same worlds by more than ``paired_z`` times the noise.
     margin, noise : float
         The best candidate's average result minus greedy's move's, over the worlds both
-        were played in (with ``paired_z``: those of the last round only, which played
-        no part in choosing the finalists), and the standard error of that difference.
-    verdict_worlds : int
-        The worlds that margin was measured over.
+        were played in, and the standard error of that difference.
     """
 
     action: Any
@@ -234,7 +223,6 @@ class SearchResult:
     fell_back: bool = False
     margin: float = 0.0
     noise: float = 0.0
-    verdict_worlds: int = 0
 
 
 class SearchBot:
@@ -321,14 +309,12 @@ class SearchBot:
         worlds = playouts = 0
         history = []
         results: dict[Node, dict[int, float]] = {child: {} for child in racing}
-        verdict_from = 0  # the first world of the last round
         for r in range(rounds):
             history.append(list(racing))
-            if r == rounds - 1:
-                verdict_from = worlds
-            share = self._share_done(r, rounds)
-            end_time = start + self.budget * share
-            end_worlds = None if self.worlds is None else int(self.worlds * share + 1e-9)
+            # Each round of sequential halving has an equal share of the budget (of the
+            # worlds, when a number of worlds is asked for instead of a time).
+            end_time = start + self.budget * (r + 1) / rounds
+            end_worlds = None if self.worlds is None else self.worlds * (r + 1) // rounds
             while clock() < end_time if end_worlds is None else worlds < end_worlds:
                 world = knowledge.sample(self.rng)
                 seed = self.rng.getrandbits(32)
@@ -345,14 +331,7 @@ class SearchBot:
                     racing.append(baseline)  # greedy's move races to the end: the yardstick
         trusted = [c for c in racing if c.visits >= self.min_evidence]
         best = max(trusted, key=lambda c: (c.mean, c.visits)) if trusted else baseline
-        # The verdict against greedy's move counts only the last round's worlds: the
-        # earlier ones chose the finalists, and the best of many noisy averages beats
-        # the yardstick in them by luck alone (on Germany and World, where a second
-        # gives a dozen worlds, it replaced greedy's move on a third of the turns).
-        fresh = verdict_from if self.paired_z is not None and rounds > 1 else 0
-        margin, noise = paired_margin(
-            {w: v for w, v in results[best].items() if w >= fresh}, results[baseline]
-        )
+        margin, noise = paired_margin(results[best], results[baseline])
         if best is not baseline and (
             self.paired_z is not None and not margin > self.paired_z * noise
         ):
@@ -368,22 +347,8 @@ class SearchBot:
             best is baseline and best.action != _best_mean(trusted),
             margin,
             noise,
-            worlds - fresh,
         )
         return self.last
-
-    def _share_done(self, r: int, rounds: int) -> float:
-        """The part of the budget (or of the worlds) spent by the end of round ``r``.
-
-        Without a yardstick the rounds share it equally. With one (``paired_z``), the
-        last round, which decides between the finalists and greedy's move on fresh
-        worlds, gets ``VERDICT_SHARE`` and the earlier rounds share the rest.
-        """
-        if self.paired_z is None or rounds == 1:
-            return (r + 1) / rounds
-        if r == rounds - 1:
-            return 1.0
-        return (1 - VERDICT_SHARE) * (r + 1) / (rounds - 1)
 
     # --------------------------------------------------------------- playing
     def playout(self, child: Node, world: Game, seed: int, seat: int) -> float:
