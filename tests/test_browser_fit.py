@@ -219,8 +219,9 @@ def test_a_long_answer_wraps_beside_its_own_radio_and_its_radio_picks_it(page: A
     click_and_wait_moves(page, "button.ttr-prompt-ok")
     # The log, not the status line: a quick bot may already have moved after the claim.
     mover = game.state.players[game.current_player].name
-    claims = [line for line in log_lines(page) if f"{mover} claims" in line]
-    assert claims and f"placing a passenger in {city}" in claims[-1], log_lines(page)[-6:]
+    lines = log_lines(page)
+    claims = [line for line in lines if f"{mover} claims" in line]
+    assert claims and f"placing a passenger in {city}" in claims[-1], lines[-6:]
     no_errors(page)
 
 
