@@ -44,6 +44,10 @@ class Game:
     everything.
     """
 
+    quiet = False
+    """True on a look-ahead copy (a search's play-out): its moves are not put into words
+    (its log gets empty lines), which saves a search a tenth of its time."""
+
     def __init__(self, game_map: Map, names: list[str], seed: int) -> None:
         self.names = checked_names(names)
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -104,7 +108,7 @@ class Game:
             who = self.state.players[self.state.current].name
             what = rules.describe(self, action, imperative=True)
             raise IllegalActionError(who, what, reason)
-        line = rules.log_line(self, action)
+        line = "" if self.quiet else rules.log_line(self, action)
         self.history.append(Move(self.state.current, action))
         rules.execute(self, action)
         self.log.append(line)

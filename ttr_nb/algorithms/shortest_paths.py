@@ -154,8 +154,10 @@ def plan_ticket(
             old = graph.get_edge_data(u, v)
             if old is None or rank < old["rank"]:
                 graph.add_edge(u, v, weight=cost, route_id=route_id, rank=rank)
-    graph.add_edges_from(((_SOURCE, p) for p in sources), weight=0)
-    graph.add_edges_from(((p, _TARGET) for p in targets), weight=0)
+    # Sorted: a set of names iterates in an order that changes between processes
+    # (hash randomisation), and among equally short paths the first found is kept.
+    graph.add_edges_from(((_SOURCE, p) for p in sorted(sources)), weight=0)
+    graph.add_edges_from(((p, _TARGET) for p in sorted(targets)), weight=0)
 
     try:
         if heuristic is None:
@@ -313,7 +315,7 @@ class TicketPlanner:
             dead_ends = frozenset(dead_ends)
         arcs = self.arcs
         succ_of: dict[object, dict[object, tuple[int, Hashable, tuple[int, bool]]]] = {
-            _SOURCE: {p: (0, None, (0, False)) for p in sources}
+            _SOURCE: {p: (0, None, (0, False)) for p in sorted(sources)}  # as plan_ticket
         }
 
         def successors(u: object) -> dict[object, tuple[int, Hashable, tuple[int, bool]]]:

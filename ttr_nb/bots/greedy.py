@@ -136,6 +136,7 @@ class GreedyBot:
         self.rng = random.Random(seed)
         # (position, wanted routes, route -> the tickets whose plans use it)
         self._plans: tuple[Any, set[int], dict[int, tuple[int, ...]]] = ((), set(), {})
+        self._plans_game: Game | None = None
         self.last: Reason | None = None
         self._cash_in_now = self.cash_in
 
@@ -246,8 +247,10 @@ class GreedyBot:
     def wanted_routes(self, game: Game, me: int) -> set[int]:
         """Routes still to claim on the plans of the player's open tickets (remembered
         for the position, since a turn may ask more than once)."""
-        position = (id(game), len(game.history), me)
-        if self._plans[0] == position:
+        # The game object itself (compared by identity), not its id(): a search's play-out
+        # worlds come and go, and a new one may get a freed one's id and its stale plans.
+        position = (len(game.history), me)
+        if self._plans_game is game and self._plans[0] == position:
             return set(self._plans[1])
         unavailable = self._unavailable(game, me)
         wanted: set[int] = set()
@@ -261,6 +264,7 @@ class GreedyBot:
                 for rid in plan[1]:
                     serves[rid] = (*serves.get(rid, ()), ticket_id)
         self._plans = (position, set(wanted), serves)
+        self._plans_game = game
         return wanted
 
     def _keep(self, game: Game, legal: list[Any]) -> Any:

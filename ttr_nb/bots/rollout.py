@@ -164,9 +164,14 @@ class PlanFollower:
         wild = rules.cards
         best = None
         best_key = None
-        for rid in sorted(wanted):
-            route = game.map.route_by_id[rid]
-            if route.length > reach or (best_key and route.length < best_key[0]):
+        route_by_id = game.map.route_by_id
+        # Longest first (ties: by id, as before), so that once one can be paid for no
+        # shorter route's payments are listed (World's pair routes have many).
+        for rid in sorted(wanted, key=lambda r: (-route_by_id[r].length, r)):
+            route = route_by_id[rid]
+            if best_key and route.length < best_key[0]:
+                break
+            if route.length > reach:
                 continue
             if rules.route_problem(state, seat, route) is not None:
                 continue

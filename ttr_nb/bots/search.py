@@ -317,6 +317,7 @@ class SearchBot:
             end_worlds = None if self.worlds is None else self.worlds * (r + 1) // rounds
             while clock() < end_time if end_worlds is None else worlds < end_worlds:
                 world = knowledge.sample(self.rng)
+                world.quiet = True  # nobody reads a play-out's log
                 seed = self.rng.getrandbits(32)
                 for child in racing:
                     if end_worlds is None and clock() >= deadline:

@@ -53,6 +53,7 @@ TRAIN, SHIP = "train", "ship"
 KINDS = (TRAIN, SHIP)
 CHOOSE_SUPPLY = "choose_supply"  # the pending step after the starting tickets
 HARBOR_PAYMENTS = ("harbor payments",)  # key of a hand's harbor payments in its memo
+PAYMENTS = "route payments"  # (PAYMENTS, route id): a hand's payments of a route, in its memo
 
 
 def _other(kind: str) -> str:
@@ -260,7 +261,15 @@ class WorldRules(Rules):
             self._capacity_of, self._capacity = key, self.world.capacity(hand)
         if not self.world.could_pay(self._capacity, route):
             return []
-        return self.world.route_payments(hand, route)
+        if self.reference:
+            return self.world.route_payments(hand, route)
+        # A search meets the same hands again in the play-outs of one imagined world, and
+        # a pair route's payments are costly to list: remember them with the hand.
+        memo = self.fast.hand_memo(hand).extra
+        found = memo.get((PAYMENTS, route.id))
+        if found is None:
+            found = memo[PAYMENTS, route.id] = tuple(self.world.route_payments(hand, route))
+        return list(found)
 
     def payment_class(self, route: Route) -> Hashable:
         return (route.kind, route.color, route.length, route.pair)

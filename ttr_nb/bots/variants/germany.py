@@ -21,9 +21,11 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ...actions import ClaimRoute, DrawTickets
 from ...game import Game
-from ...rules.germany import GermanyRules, colour_majority
+from ...rules.germany import HELD_KEY, GermanyRules, colour_majority
 
 MAJORITY_WEIGHT = 0.5
 PER_PASSENGER = 1.0
@@ -40,16 +42,23 @@ def claim_bonus(game: Game, action: ClaimRoute) -> float:
     if not taken:
         return 0.0
     me = state.current
-    held = [rules.held(state, seat) for seat in range(len(state.players))]
+    # Read the collections in place: a search asks this for every claim of every play-out.
+    held = [player.extras.get(HELD_KEY, {}) for player in state.players]
     gain = 0.0
     for colour in {colour for _, colour in taken}:
         counts = [h.get(colour, 0) for h in held]
-        before = colour_majority(colour, counts).points[me]
+        before = _majority_points(tuple(counts))[me]
         counts[me] += sum(1 for _, c in taken if c == colour)
-        gain += colour_majority(colour, counts).points[me] - before
+        gain += _majority_points(tuple(counts))[me] - before
     # A small nudge toward colours the bot holds few of breaks ties between choices.
     spread = -0.01 * sum(held[me].get(colour, 0) for _, colour in taken)
     return MAJORITY_WEIGHT * gain + PER_PASSENGER * len(taken) + spread
+
+
+@lru_cache(maxsize=4096)
+def _majority_points(counts: tuple[int, ...]) -> tuple[int, ...]:
+    """Each player's majority points for one colour (the colour's name does not matter)."""
+    return colour_majority("", counts).points
 
 
 def ticket_draw(game: Game, draws: list[DrawTickets]) -> DrawTickets:
