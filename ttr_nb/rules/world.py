@@ -54,6 +54,8 @@ KINDS = (TRAIN, SHIP)
 CHOOSE_SUPPLY = "choose_supply"  # the pending step after the starting tickets
 HARBOR_PAYMENTS = ("harbor payments",)  # key of a hand's harbor payments in its memo
 PAYMENTS = "route payments"  # (PAYMENTS, route id): a hand's payments of a route, in its memo
+CAPACITY = ("capacity",)  # a hand's spaces per kind of card (WorldCards.capacity), in its memo
+REACH = ("reach",)  # the longest route a hand might pay for (WorldCards.reach), in its memo
 
 
 def _other(kind: str) -> str:
@@ -252,23 +254,35 @@ class WorldRules(Rules):
 
     # ------------------------------------------------------------ claiming
     def claim_reach(self, hand: dict[str, int]) -> int:
-        return self.world.reach(hand)
+        if self.reference:
+            return self.world.reach(hand)
+        memo = self.fast.hand_memo(hand).extra
+        reach = memo.get(REACH)
+        if reach is None:
+            reach = memo[REACH] = self.world.reach(hand)
+        return reach
 
     def payments(self, hand: dict[str, int], route: Route) -> list[Payment]:
-        # legal_actions asks once per open route with the same hand: count its colours once.
-        key = tuple(hand.values())
-        if key != self._capacity_of:
-            self._capacity_of, self._capacity = key, self.world.capacity(hand)
-        if not self.world.could_pay(self._capacity, route):
-            return []
         if self.reference:
+            # legal_actions asks once per open route with the same hand: count it once.
+            key = tuple(hand.values())
+            if key != self._capacity_of:
+                self._capacity_of, self._capacity = key, self.world.capacity(hand)
+            if not self.world.could_pay(self._capacity, route):
+                return []
             return self.world.route_payments(hand, route)
         # A search meets the same hands again in the play-outs of one imagined world, and
-        # a pair route's payments are costly to list: remember them with the hand.
+        # a pair route's payments are costly to list: remember them (none too) with the hand.
         memo = self.fast.hand_memo(hand).extra
         found = memo.get((PAYMENTS, route.id))
         if found is None:
-            found = memo[PAYMENTS, route.id] = tuple(self.world.route_payments(hand, route))
+            capacity = memo.get(CAPACITY)
+            if capacity is None:
+                capacity = memo[CAPACITY] = self.world.capacity(hand)
+            found = ()
+            if self.world.could_pay(capacity, route):
+                found = tuple(self.world.route_payments(hand, route))
+            memo[PAYMENTS, route.id] = found
         return list(found)
 
     def payment_class(self, route: Route) -> Hashable:
