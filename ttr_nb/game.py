@@ -46,7 +46,7 @@ class Game:
 
     quiet = False
     """True on a look-ahead copy (a search's play-out): its moves are not put into words
-    (its log gets empty lines), which saves a search a tenth of its time."""
+    (its log gets empty lines), since nobody reads them and wording every move is slow."""
 
     def __init__(self, game_map: Map, names: list[str], seed: int) -> None:
         self.names = checked_names(names)
