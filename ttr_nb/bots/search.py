@@ -54,9 +54,10 @@ Everything goes through the generic game API (``legal_actions``, ``apply``,
 ``worlds=N`` in place of a time budget the search is reproducible: the same seed and
 position give the same move.
 
-Cost: a play-out is a whole game, O(moves x listing cost): about 5 ms for USA,
-10 ms for Germany and 150 ms for Rails & Sails World on one core; a 1-second budget
-gives a few hundred USA play-outs, only a handful on the World map.
+Cost: a play-out is a whole game, O(moves x listing cost): on one core about 5 ms
+for USA, 8 ms for Germany and Märklin and 12–18 ms for Rails & Sails World (its log
+lines are not written: ``Game.quiet``); a 1-second budget gives about 190 USA
+play-outs and 55–90 on the World map (README, "Faster play-outs").
 
 References
 ----------
