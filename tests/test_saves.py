@@ -232,6 +232,16 @@ _JSON = st.recursive(
 )
 
 
+def test_a_seed_written_as_a_decimal_is_refused_as_a_damaged_save():
+    """JSON Schema counts 0.0 as an integer; loading such a save once raised a bare
+    ValueError (found by the property test below)."""
+    game = start(2, seed=9)
+    saved = json.loads(game.to_json())
+    saved["seed"] = 9.0
+    with pytest.raises(SaveFormatError, match=r"\$\.seed.*whole number"):
+        Game.from_json(json.dumps(saved))
+
+
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_any_damaged_field_is_refused_as_a_damaged_save(data):

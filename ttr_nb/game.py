@@ -384,8 +384,12 @@ class Game:
         if problem is not None:
             raise SaveFormatError(source, *problem)
         game_map = _saved_map(data["map"], source, maps)
+        seed = data["seed"]
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            # JSON Schema counts 0.0 as an integer; the game's generator does not.
+            raise SaveFormatError(source, "$.seed", f"must be a whole number, not {short(seed)}")
         try:
-            game = cls(game_map, data["players"], data["seed"])
+            game = cls(game_map, data["players"], seed)
         except PlayerNameError as exc:
             raise SaveFormatError(source, f"$.players[{exc.seat}]", exc.reason) from None
         if data.get("deal", game.deal_check) != game.deal_check:
