@@ -50,8 +50,9 @@ class Game:
 
     def __init__(self, game_map: Map, names: list[str], seed: int) -> None:
         self.names = checked_names(names)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise ValueError(f"the seed must be a whole number, not {short(seed)}")
+        problem = _seed_problem(seed)
+        if problem is not None:
+            raise ValueError(f"the seed {problem}")
         self.map = game_map
         self.rules: Rules = rules_for(game_map)
         self.seed = seed
@@ -384,12 +385,11 @@ class Game:
         if problem is not None:
             raise SaveFormatError(source, *problem)
         game_map = _saved_map(data["map"], source, maps)
-        seed = data["seed"]
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            # JSON Schema counts 0.0 as an integer; the game's generator does not.
-            raise SaveFormatError(source, "$.seed", f"must be a whole number, not {short(seed)}")
+        problem = _seed_problem(data["seed"])
+        if problem is not None:  # JSON Schema counts 0.0 as an integer; the generator does not
+            raise SaveFormatError(source, "$.seed", problem)
         try:
-            game = cls(game_map, data["players"], seed)
+            game = cls(game_map, data["players"], data["seed"])
         except PlayerNameError as exc:
             raise SaveFormatError(source, f"$.players[{exc.seat}]", exc.reason) from None
         if data.get("deal", game.deal_check) != game.deal_check:
@@ -448,6 +448,13 @@ def position_check(state: GameState) -> str:
         state.extras,
     )
     return f"{zlib.crc32(repr(summary).encode('utf-8')) & 0xFFFFFF:06x}"
+
+
+def _seed_problem(seed: Any) -> str | None:
+    """Why ``seed`` cannot seed a game (it must be a whole number), or None."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        return f"must be a whole number, not {short(seed)}"
+    return None
 
 
 def checked_names(names: Any) -> list[str]:

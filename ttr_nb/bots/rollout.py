@@ -139,7 +139,9 @@ class PlanFollower:
                 claim = self._best_scoring(game, seat)
                 if claim is not None:
                     return claim
-        draws = rules.card_draws(state, second=pending == "second_card")
+        # The fast path's shared draw actions (made and checked once), unless in reference mode.
+        listing = rules.card_draws if rules.reference else rules.fast.card_draws
+        draws = listing(state, second=pending == "second_card")
         action = self._card_draw(game, wanted, draws)
         if action is not None:
             return action

@@ -11,7 +11,6 @@ touching its state.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -481,12 +480,12 @@ class Rules(ScoringRules, RuleWords, FastHooks):
     def card_draws(self, state: GameState, second: bool) -> list[Any]:
         refills = self.refill_choices(state)
         draws: list[Any] = [
-            _face_up_draw(i, refill)
+            DrawFaceUp(i, refill)
             for i, card in enumerate(state.face_up)
             if card is not None and not (second and self.ends_draw(card))
             for refill in refills
         ]
-        draws.extend(_blind_draw(d) for d in self.deck_names if self.can_draw_blind(state, d))
+        draws.extend(DrawBlind(d) for d in self.deck_names if self.can_draw_blind(state, d))
         return draws
 
     def ticket_draws(self, state: GameState) -> list[Any]:
@@ -742,15 +741,3 @@ def _wild_splits(wilds: list[tuple[str, int]], need: int) -> Iterator[tuple[tupl
     for n in range(min(have, need), -1, -1):
         for tail in _wild_splits(rest, need - n):
             yield ((cid, n), *tail) if n else tail
-
-
-# A search lists the card draws of every position of every play-out: the same few
-# immutable actions, made (and checked) once.
-@cache
-def _face_up_draw(slot: int, refill: str) -> DrawFaceUp:
-    return DrawFaceUp(slot, refill)
-
-
-@cache
-def _blind_draw(deck: str) -> DrawBlind:
-    return DrawBlind(deck)

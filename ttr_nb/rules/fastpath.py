@@ -40,7 +40,7 @@ built every time. So a new variant is correct first and fast when it says how.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
@@ -77,6 +77,13 @@ class HandMemo:
 
     def __init__(self) -> None:
         self.extra: dict[Hashable, Any] = {}
+
+    def remember(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """``extra[key]``, made by ``make()`` on first use."""
+        found = self.extra.get(key)
+        if found is None:
+            found = self.extra[key] = make()
+        return found
 
 
 class PaidClass:

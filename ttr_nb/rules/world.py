@@ -256,11 +256,7 @@ class WorldRules(Rules):
     def claim_reach(self, hand: dict[str, int]) -> int:
         if self.reference:
             return self.world.reach(hand)
-        memo = self.fast.hand_memo(hand).extra
-        reach = memo.get(REACH)
-        if reach is None:
-            reach = memo[REACH] = self.world.reach(hand)
-        return reach
+        return self.fast.hand_memo(hand).remember(REACH, lambda: self.world.reach(hand))
 
     def payments(self, hand: dict[str, int], route: Route) -> list[Payment]:
         if self.reference:
@@ -273,17 +269,15 @@ class WorldRules(Rules):
             return self.world.route_payments(hand, route)
         # A search meets the same hands again in the play-outs of one imagined world, and
         # a pair route's payments are costly to list: remember them (none too) with the hand.
-        memo = self.fast.hand_memo(hand).extra
-        found = memo.get((PAYMENTS, route.id))
-        if found is None:
-            capacity = memo.get(CAPACITY)
-            if capacity is None:
-                capacity = memo[CAPACITY] = self.world.capacity(hand)
-            found = ()
-            if self.world.could_pay(capacity, route):
-                found = tuple(self.world.route_payments(hand, route))
-            memo[PAYMENTS, route.id] = found
-        return list(found)
+        memo = self.fast.hand_memo(hand)
+
+        def listed() -> tuple[Payment, ...]:
+            capacity = memo.remember(CAPACITY, lambda: self.world.capacity(hand))
+            if not self.world.could_pay(capacity, route):
+                return ()
+            return tuple(self.world.route_payments(hand, route))
+
+        return list(memo.remember((PAYMENTS, route.id), listed))
 
     def payment_class(self, route: Route) -> Hashable:
         return (route.kind, route.color, route.length, route.pair)
@@ -344,18 +338,18 @@ class WorldRules(Rules):
         if self.reference:
             pays = self.world.harbor_payments(hand)
             return [BuildHarbor.trusted(city, pay) for city in cities for pay in pays]
-        memo = self.fast.hand_memo(hand).extra
-        pays = memo.get(HARBOR_PAYMENTS)
-        if pays is None:
-            pays = memo[HARBOR_PAYMENTS] = tuple(self.world.harbor_payments(hand))
+        memo = self.fast.hand_memo(hand)
+        pays = memo.remember(HARBOR_PAYMENTS, lambda: tuple(self.world.harbor_payments(hand)))
         out = []
         for city in cities:
-            builds = memo.get(city)
-            if builds is None:
-                builds = memo[city] = tuple(
-                    mark_well_formed(BuildHarbor.trusted(city, pay)) for pay in pays
+            out.extend(
+                memo.remember(
+                    city,
+                    lambda city=city: tuple(
+                        mark_well_formed(BuildHarbor.trusted(city, pay)) for pay in pays
+                    ),
                 )
-            out.extend(builds)
+            )
         return out
 
     def extra_problem(self, game: Game, action: Any) -> str | None:
