@@ -198,6 +198,7 @@ def test_hostile_saves_are_refused_in_a_sentence_and_the_game_survives(
         "zero.json": dict(good, map="/dev/zero"),
         "name.json": dict(good, players=["A" * 100_000, "Bruno", "Chen"]),
         "actions.json": dict(good, history=[{"player": 0, "action": {"type": "Pass"}}] * 4000),
+        "seed.json": dict(good, seed=27.0),  # JSON Schema counts 27.0 as an integer
     }
     for name, data in cases.items():
         path = tmp_path / name
@@ -213,6 +214,8 @@ def test_hostile_saves_are_refused_in_a_sentence_and_the_game_survives(
         text = note.inner_text()
         assert text.startswith(f"Could not load {name}"), text
         assert len(text) < 300 and "Traceback" not in text and "root:" not in text
+    assert "seed" in note.inner_text() and "whole number" in note.inner_text()
+    shoot(page, "class-hostile-seed.png")
     huge = tmp_path / "huge.json"
     huge.write_text(" " * 5_000_000, encoding="utf-8")
     upload(huge)
