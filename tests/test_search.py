@@ -126,6 +126,18 @@ def test_the_tree_holds_the_root_candidates_and_their_statistics():
     assert root.size() > len(root.children)  # the bot's later decisions were expanded
 
 
+def test_a_node_branches_only_after_enough_visits():
+    """``expand_after``: below that many visits the searching player's later moves are the
+    rollout policy's, so a threshold above every visit count leaves a flat search."""
+    game = mid_game("usa", 2, seed=3, moves=20)
+    flat = SearchBot(seed=2, worlds=8, expand_after=10**6).search(game)
+    assert all(not child.children for child in flat.root.children.values())
+    some = SearchBot(seed=2, worlds=8, expand_after=4).search(game)
+    grown = [c for c in some.root.children.values() if c.children]
+    assert grown and all(c.visits > 4 for c in grown)
+    assert some.root.size() < SearchBot(seed=2, worlds=8).search(game).root.size()
+
+
 def test_a_starved_search_plays_the_greedy_bots_move():
     """Averages of a few worlds mostly measure luck: below ``min_evidence`` worlds the
     search keeps the greedy bot's move; with enough worlds its own choice stands."""

@@ -100,6 +100,7 @@ ROOT_CANDIDATES = 10  # moves compared at the root
 OTHER_CLAIMS = 2  # claims off the plan worth a look (the longest: points, or a block)
 MIN_EVIDENCE = 8  # worlds before a move may overrule greedy's (why: the module text)
 PAIRED_Z = 1.0  # a move overrules greedy's only when it beats it by this many standard errors
+EXPAND_AFTER = 0  # visits a node needs before the searching player's later moves branch there
 
 
 def paired_margin(mine: dict[int, float], theirs: dict[int, float]) -> tuple[float, float]:
@@ -253,6 +254,10 @@ class SearchBot:
         replaces it only when, over the worlds both were played in, it did better by
         more than ``paired_z`` standard errors of the difference. None (the default):
         the best average among the last candidates racing is played.
+    expand_after : int
+        Visits a node needs before the searching player's later decisions branch
+        below it (``EXPAND_AFTER``, 0: from the first visit); until then the rollout
+        policy plays them. A very large value gives a flat search (root moves only).
     """
 
     name = "search"
@@ -266,6 +271,7 @@ class SearchBot:
         exploration: float = EXPLORATION,
         min_evidence: int = MIN_EVIDENCE,
         paired_z: float | None = None,
+        expand_after: int = EXPAND_AFTER,
     ) -> None:
         if worlds is None and not budget > 0:
             raise ValueError(f"the time budget must be positive, not {budget!r}")
@@ -278,6 +284,7 @@ class SearchBot:
         self.exploration = exploration
         self.min_evidence = min_evidence
         self.paired_z = paired_z
+        self.expand_after = expand_after
         self.policy = PlanFollower(seed)
         self.greedy = GreedyBot(seed)
         self.last: SearchResult | None = None
@@ -367,6 +374,9 @@ class SearchBot:
         while not world.is_over:
             if world.current_player != seat or expanded:
                 world.apply(policy.choose(world))
+                continue
+            if node.visits < self.expand_after:
+                expanded = True  # too few visits to branch here: the policy plays on
                 continue
             allowed = 1 + int(math.sqrt(node.visits))  # progressive widening
             options = self.candidates(world, world.legal_actions(), allowed)
