@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def load_tool(name: str) -> ModuleType:
+    """The module of ``tools/NAME.py``, loaded once (the tools are scripts, not a package)."""
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, REPO / "tools" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # its dataclasses look their module up
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
 def run_load_tool(tool: str, out: Path, timeout: int) -> subprocess.CompletedProcess:

@@ -223,13 +223,11 @@ def test_a_tournament_takes_a_search_bot_by_name():
 def test_the_departures_tool_judges_moves_in_the_same_worlds():
     """``tools/deviations.py`` compares two moves in the same sampled worlds with the same
     seeds: a move judged against itself gets the very same results, world by world."""
-    import importlib.util
     import random
 
-    path = Path(__file__).resolve().parent.parent / "tools" / "deviations.py"
-    spec = importlib.util.spec_from_file_location("deviations_tool", path)
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
+    from load_tools import load_tool
+
+    tool = load_tool("deviations")
     game = mid_game("usa", 2, seed=3, moves=20)
     move, other = GreedyBot(1).choose(game), game.legal_actions()[-1]
     same, again, different = tool.judge(game, [move, move, other], 4, random.Random(1))

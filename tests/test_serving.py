@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import http.client
-import importlib.util
 import json
 import os
 import socket
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -25,6 +23,7 @@ from typing import Any
 
 import psutil
 import pytest
+from load_tools import load_tool as _load_tool
 from load_tools import run_load_tool
 
 serving = pytest.importorskip("ttr_nb.serving")
@@ -249,15 +248,6 @@ def test_kernel_starts_are_limited_per_client_address() -> None:
 
 
 # ------------------------------------------------------------------ the real server
-def _load_tool(name: str) -> Any:
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, REPO / "tools" / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module  # its dataclasses look their module up
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
 def _serve(name: str, *args: str) -> Any:
     bench = _load_tool("bench_load")
     ARTIFACTS.mkdir(exist_ok=True)
