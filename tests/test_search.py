@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from ttr_nb import new_game
-from ttr_nb.actions import DrawTickets
+from ttr_nb.actions import ClaimRoute, DrawTickets
 from ttr_nb.bots import GreedyBot, RandomBot, bot_name_problem, make_bot, play_out
+from ttr_nb.bots.rollout import PlanFollower
 from ttr_nb.bots.search import SearchBot, reward
 from ttr_nb.rules import playable_maps
 
@@ -136,6 +137,55 @@ def test_a_node_branches_only_after_enough_visits():
     grown = [c for c in some.root.children.values() if c.children]
     assert grown and all(c.visits > 4 for c in grown)
     assert some.root.size() < SearchBot(seed=2, worlds=8).search(game).root.size()
+
+
+def _wilds(game, action) -> int:
+    return sum(n for card, n in action.cards if game.rules.cards[card].wild)
+
+
+def _check_rollout_claims(game, policy: PlanFollower) -> bool:
+    """Check the policy's two claim choices against every legal claim; False when the
+    player cannot claim anything here."""
+    seat = game.current_player
+    claims = [a for a in game.legal_actions() if isinstance(a, ClaimRoute)]
+    if not claims:
+        return False
+    length = {a.route: game.map.route_by_id[a.route].length for a in claims}
+    wanted = policy.wanted(game, seat)
+    planned = [a for a in claims if a.route in wanted]
+    chosen = policy._planned_claim(game, seat, wanted)
+    if planned:
+        longest = max(length[a.route] for a in planned)
+        assert chosen is not None and chosen in claims
+        assert length[chosen.route] == longest
+        fewest = min(_wilds(game, a) for a in planned if length[a.route] == longest)
+        assert _wilds(game, chosen) == fewest
+    else:
+        assert chosen is None
+    scoring = policy._best_scoring(game, seat)
+    assert scoring in claims
+    assert length[scoring.route] == max(length.values())
+    assert _wilds(game, scoring) == min(_wilds(game, a) for a in claims if a.route == scoring.route)
+    return True
+
+
+@pytest.mark.parametrize("map_name", playable_maps())
+def test_the_rollout_claims_the_longest_route_it_can_with_the_fewest_wilds(map_name):
+    """The rollout policy's claims, checked against every legal claim along greedy games: a
+    planned one is the longest planned route the hand pays for, with as few wild cards as
+    any payment of a planned route that long; with nothing planned, the longest route of
+    all, paid with as few wilds as that route allows."""
+    checked = 0
+    for seed in range(3):
+        game = new_game(map_name, players=2, seed=seed)
+        bots = [GreedyBot(seed), GreedyBot(seed + 1)]
+        for move in range(150):
+            if game.is_over:
+                break
+            if move % 5 == 0 and game.state.phase == "play" and game.state.pending is None:
+                checked += _check_rollout_claims(game, PlanFollower(seed))
+            game.apply(bots[game.current_player].choose(game))
+    assert checked >= 10
 
 
 def test_a_starved_search_plays_the_greedy_bots_move():

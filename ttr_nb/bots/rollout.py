@@ -181,6 +181,10 @@ class PlanFollower:
                 key = (route.length, -sum(n for c, n in pay if wild[c].wild))
                 if best_key is None or key > best_key:
                     best, best_key = (route, pay), key
+                    if not key[1]:
+                        break  # no wild at all: no later payment can beat it
+            if best_key is not None and not best_key[1]:
+                break  # nor can a later route of this length: skip listing its payments
         if best is None:
             return None
         route, pay = best
@@ -238,13 +242,10 @@ class PlanFollower:
         routes.sort(key=lambda r: -r.length)  # stable: map order among equals
         best = None
         for route in routes:
-            if best is not None and route.length < best[0].length:
-                break
             pays = rules.payments(hand, route)
             if pays:
-                pay = min(pays, key=lambda p: sum(n for c, n in p if wild[c].wild))
-                if best is None:
-                    best = (route, pay)
+                best = (route, min(pays, key=lambda p: sum(n for c, n in p if wild[c].wild)))
+                break  # the first route (longest, map order) that can be paid for
         if best is None:
             return None
         route, pay = best
