@@ -66,6 +66,28 @@ def test_planner_breaks_ties_like_plan_ticket():
             )
 
 
+def test_planner_matches_plan_ticket_where_parallel_routes_are_listed_apart():
+    # A's routes to B are not listed together (another route comes between): the planner
+    # searches that place arc by arc, as networkx does, and still gives the same plans.
+    board = [
+        (1, "A", "B", 3),
+        (2, "A", "C", 1),
+        (3, "A", "B", 1),
+        (4, "B", "D", 1),
+        (5, "C", "D", 2),
+        (6, "C", "B", 1),
+    ]
+    planner = TicketPlanner(board)
+    assert "A" not in planner.groups and "B" in planner.groups
+    for owned in (set(), {1}, {3}, {5}):
+        for unavailable in (set(), {1}, {3}, {1, 3}, {2, 3}):
+            for end in ("B", "D"):
+                options = dict(owned=owned, unavailable=unavailable)
+                assert plan_or_none(planner.plan, "A", end, **options) == plan_or_none(
+                    plan_ticket, board, "A", end, **options
+                )
+
+
 def test_planner_refuses_what_plan_ticket_refuses():
     with pytest.raises(NegativeRouteLengthError):
         TicketPlanner([(1, "A", "B", -1)])

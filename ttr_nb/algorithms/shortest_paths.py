@@ -262,7 +262,9 @@ class TicketPlanner:
     -----
     Building takes O(R) time for R routes.  Each plan takes
     O((P + R) log P) time for P places, like `plan_ticket`, but without the
-    O(R) graph building and the networkx overhead per question.
+    O(R) graph building and the networkx overhead per question.  Parallel
+    routes are grouped once, at building, and the routes to a place already
+    settled are not looked at.
 
     Examples
     --------
@@ -283,6 +285,20 @@ class TicketPlanner:
                 raise NegativeRouteLengthError(f"route {route_id!r} has a negative length")
             self.arcs.setdefault(place_a, []).append((place_b, route_id, length))
             self.arcs.setdefault(place_b, []).append((place_a, route_id, length))
+        # The arcs out of each place grouped by neighbour (parallel routes together), when
+        # each neighbour's arcs are consecutive, so that a group keeps the neighbour's place
+        # in networkx's order whichever of its routes is usable. Places where they are not
+        # (no map has one) are searched arc by arc, as networkx would.
+        self.groups: dict[str, list[tuple[str, tuple[tuple[Hashable, int], ...]]]] = {}
+        for place, arcs in self.arcs.items():
+            runs: list[tuple[str, list[tuple[Hashable, int]]]] = []
+            for other, route_id, length in arcs:
+                if runs and runs[-1][0] == other:
+                    runs[-1][1].append((route_id, length))
+                else:
+                    runs.append((other, [(route_id, length)]))
+            if len({other for other, _ in runs}) == len(runs):
+                self.groups[place] = [(other, tuple(group)) for other, group in runs]
 
     def plan(
         self,
@@ -313,65 +329,97 @@ class TicketPlanner:
             unavailable = set(unavailable)
         if not isinstance(dead_ends, set | frozenset):
             dead_ends = frozenset(dead_ends)
-        arcs = self.arcs
-        succ_of: dict[object, dict[object, tuple[int, Hashable, tuple[int, bool]]]] = {
-            _SOURCE: {p: (0, None, (0, False)) for p in sorted(sources)}  # as plan_ticket
-        }
-
-        def successors(u: object) -> dict[object, tuple[int, Hashable, tuple[int, bool]]]:
-            # The arcs networkx's DiGraph would hold out of u, in the same order.
-            succ: dict[object, tuple[int, Hashable, tuple[int, bool]]] = {}
-            if not (u in dead_ends and u not in sources):
-                for v, route_id, length in arcs.get(u, ()):  # type: ignore[call-overload]
-                    mine = route_id in owned
-                    if route_id in unavailable and not mine:
-                        continue
-                    if v in dead_ends and v not in targets:
-                        continue
-                    cost = 0 if mine else length
-                    rank = (cost, not mine)
-                    old = succ.get(v)
-                    if old is None or rank < old[2]:
-                        succ[v] = (cost, route_id, rank)
-            if u in targets:
-                succ[_TARGET] = (0, None, (0, False))
-            succ_of[u] = succ
-            return succ
+        groups = self.groups
 
         # networkx's Dijkstra: a heap of (distance, insertion count, node); the first
-        # path found to a node is kept unless a strictly shorter one turns up.
+        # path found to a node is kept unless a strictly shorter one turns up. Arcs are
+        # relaxed in the order networkx's DiGraph would hold them; of parallel routes the
+        # one networkx would keep counts (owned first, then the shortest, then the first).
         dist: dict[object, int] = {}
         seen: dict[object, int] = {_SOURCE: 0}
-        pred: dict[object, object] = {}
+        pred: dict[object, tuple[object, int, Hashable]] = {}  # node -> (from, cost, route)
         counter = count()
         fringe: list[tuple[int, int, object]] = [(0, next(counter), _SOURCE)]
         while fringe:
-            d, _, v = heappop(fringe)
-            if v in dist:
+            d, _, u = heappop(fringe)
+            if u in dist:
                 continue
-            dist[v] = d
-            if v is _TARGET:
+            dist[u] = d
+            if u is _TARGET:
                 break
-            succ = succ_of.get(v)
-            if succ is None:
-                succ = successors(v)
-            for u, (cost, _route, _rank) in succ.items():
+            if u is _SOURCE:
+                steps: Iterable[tuple[object, int, Hashable]] = [
+                    (p, 0, None) for p in sorted(sources)
+                ]
+            elif u in dead_ends and u not in sources:
+                steps = []
+            elif u in groups:  # type: ignore[operator]
+                steps = []
+                for v, group in groups[u]:  # type: ignore[index]
+                    if v in dist or (v in dead_ends and v not in targets):
+                        continue  # settled, or a dead end that is not this ticket's end
+                    best = None
+                    for route_id, length in group:
+                        if route_id in owned:
+                            best = (v, 0, route_id)
+                            break  # an owned route is free: nothing beats it
+                        if route_id in unavailable:
+                            continue
+                        if best is None or length < best[1]:
+                            best = (v, length, route_id)
+                    if best is not None:
+                        steps.append(best)
+            else:
+                steps = self._arc_steps(u, owned, unavailable, dead_ends, targets)  # type: ignore[arg-type]
+            if u in targets:
+                steps.append((_TARGET, 0, None))  # type: ignore[attr-defined]
+            for v, cost, route_id in steps:
                 vu = d + cost
-                if u in dist:
+                if v in dist:
                     continue
-                if u not in seen or vu < seen[u]:
-                    seen[u] = vu
-                    heappush(fringe, (vu, next(counter), u))
-                    pred[u] = v
+                if v not in seen or vu < seen[v]:
+                    seen[v] = vu
+                    heappush(fringe, (vu, next(counter), v))
+                    pred[v] = (u, cost, route_id)
         if _TARGET not in dist:
             raise TicketUnreachableError(f"no usable routes join {_describe(a)} and {_describe(b)}")
-        path = [_TARGET]
-        while path[-1] in pred:
-            path.append(pred[path[-1]])
-        places = tuple(reversed(path[1:-1]))
-        steps = [succ_of[u][v] for u, v in pairwise(places)]
+        places: list = []
+        route_ids: list = []
+        spaces = 0
+        node = pred[_TARGET][0]  # the last place
+        while node is not _SOURCE:
+            places.append(node)
+            previous, cost, route_id = pred[node]
+            if previous is not _SOURCE:
+                route_ids.append(route_id)
+                spaces += cost
+            node = previous
         return TicketPlan(
-            spaces=sum(step[0] for step in steps),
-            route_ids=tuple(step[1] for step in steps),
-            places=places,  # type: ignore[arg-type]
+            spaces=spaces,
+            route_ids=tuple(reversed(route_ids)),
+            places=tuple(reversed(places)),
         )
+
+    def _arc_steps(
+        self,
+        u: str,
+        owned: set | frozenset,
+        unavailable: set | frozenset,
+        dead_ends: set | frozenset,
+        targets: frozenset,
+    ) -> list[tuple[object, int, Hashable]]:
+        """The arcs networkx's DiGraph would hold out of ``u``, in its order, as
+        (place, cost, route): for a place whose parallel routes are not listed together."""
+        succ: dict[str, tuple[int, Hashable, tuple[int, bool]]] = {}
+        for v, route_id, length in self.arcs.get(u, ()):
+            mine = route_id in owned
+            if route_id in unavailable and not mine:
+                continue
+            if v in dead_ends and v not in targets:
+                continue
+            cost = 0 if mine else length
+            rank = (cost, not mine)
+            old = succ.get(v)
+            if old is None or rank < old[2]:
+                succ[v] = (cost, route_id, rank)
+        return [(v, cost, route_id) for v, (cost, route_id, _) in succ.items()]

@@ -421,6 +421,9 @@ class SearchBot:
         wanted = self.policy.wanted(game, seat) if state.phase == "play" else set()
         needed = {(route_by_id[r].kind, route_by_id[r].color) for r in wanted}
         bonus = variant_hook(game.rules.name, "claim_bonus")
+        # A claim's bonus depends on its route and pickups, not on how it is paid: a hand
+        # of many cards lists the same pickups with dozens of payments.
+        bonuses: dict[tuple[int, Any], float] = {}
         claims: dict[int, tuple[tuple[float, int, int], ClaimRoute]] = {}
         face_up: dict[tuple[str, str], Any] = {}
         blind: list[Any] = []
@@ -432,7 +435,12 @@ class SearchBot:
                 wilds = sum(n for c, n in action.cards if cards[c].wild)
                 plain = max((hand[c] for c, _ in action.cards if not cards[c].wild), default=0)
                 # What the claim takes besides the route (Germany: passengers) counts first.
-                extra = bonus(game, action) if bonus is not None and action.pickups else 0.0
+                extra = 0.0
+                if bonus is not None and action.pickups:
+                    taken = (action.route, action.pickups)
+                    extra = bonuses.get(taken)
+                    if extra is None:
+                        extra = bonuses[taken] = bonus(game, action)
                 key = (extra, -wilds, plain)
                 old = claims.get(action.route)
                 if old is None or key > old[0]:
