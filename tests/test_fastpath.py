@@ -120,3 +120,25 @@ def test_hand_made_positions_list_the_same_as_the_reference():
         twin = game.clone()
         twin.state.players[twin.state.current].hand.update(counts)
         assert twin.legal_actions() == reference_actions(twin), counts
+
+
+def test_world_payments_remembered_by_the_paying_cards_equal_the_reference():
+    """World remembers a route's payments by the counts of the cards that can pay for it:
+    random hands, drawn again one card at a time, list every route's payments as the
+    reference does (and the same after another colour changes)."""
+    game = new_game("world", 2, seed=2)
+    rules = game.rules
+    rng = random.Random(7)
+    cards = [c.id for c in game.map.card_types]
+    hand = dict.fromkeys(cards, 0)
+    listed = 0
+    for _ in range(60):
+        hand[rng.choice(cards)] += rng.choice((1, 1, 2))
+        if rng.random() < 0.2:
+            hand = dict.fromkeys(cards, 0)
+        for route in game.map.routes:
+            fast = rules.payments(dict(hand), route)
+            with rules.reference_mode():
+                assert fast == rules.payments(dict(hand), route), (route.id, hand)
+            listed += bool(fast)
+    assert listed > 500

@@ -53,8 +53,7 @@ TRAIN, SHIP = "train", "ship"
 KINDS = (TRAIN, SHIP)
 CHOOSE_SUPPLY = "choose_supply"  # the pending step after the starting tickets
 HARBOR_PAYMENTS = ("harbor payments",)  # key of a hand's harbor payments in its memo
-PAYMENTS = "route payments"  # (PAYMENTS, route id): a hand's payments of a route, in its memo
-CAPACITY = ("capacity",)  # a hand's spaces per kind of card (WorldCards.capacity), in its memo
+PAYMENTS_REMEMBERED = 50_000  # route payments remembered before the memo starts afresh
 REACH = ("reach",)  # the longest route a hand might pay for (WorldCards.reach), in its memo
 
 
@@ -141,6 +140,10 @@ class WorldRules(Rules):
         }
         self._capacity_of: tuple[int, ...] = ()
         self._capacity: dict[tuple[str, str], int] = {}
+        # route id -> (payment class, the cards that can pay for it); and the payments
+        # listed, by payment class and those cards' counts (the fast path's).
+        self._paying_cards: dict[int, tuple[Hashable, tuple[str, ...]]] = {}
+        self._payments_by_cards: dict[tuple, tuple[Payment, ...]] = {}
 
     # ------------------------------------------------------------------ setup
     def new_state(self, names: list[str], seed: int, rng: random.Random) -> GameState:
@@ -267,17 +270,23 @@ class WorldRules(Rules):
             if not self.world.could_pay(self._capacity, route):
                 return []
             return self.world.route_payments(hand, route)
-        # A search meets the same hands again in the play-outs of one imagined world, and
-        # a pair route's payments are costly to list: remember them (none too) with the hand.
-        memo = self.fast.hand_memo(hand)
-
-        def listed() -> tuple[Payment, ...]:
-            capacity = memo.remember(CAPACITY, lambda: self.world.capacity(hand))
-            if not self.world.could_pay(capacity, route):
-                return ()
-            return tuple(self.world.route_payments(hand, route))
-
-        return list(memo.remember((PAYMENTS, route.id), listed))
+        # A search meets the same cards again and again in its play-outs, and a pair
+        # route's payments are costly to list: remember them (none too) by the counts of
+        # the only cards that can pay for such a route, so that drawing another colour
+        # does not list them again.
+        paying = self._paying_cards.get(route.id)
+        if paying is None:
+            paying = self._paying_cards[route.id] = (
+                self.payment_class(route),
+                self.world.paying_cards(route),
+            )
+        key = (paying[0], *map(hand.__getitem__, paying[1]))
+        found = self._payments_by_cards.get(key)
+        if found is None:
+            if len(self._payments_by_cards) >= PAYMENTS_REMEMBERED:
+                self._payments_by_cards.clear()
+            found = self._payments_by_cards[key] = tuple(self.world.route_payments(hand, route))
+        return list(found)
 
     def payment_class(self, route: Route) -> Hashable:
         return (route.kind, route.color, route.length, route.pair)

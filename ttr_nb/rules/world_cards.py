@@ -106,6 +106,14 @@ class WorldCards:
         need = 2 * route.length if route.pair else route.length
         return max(capacity.get(k, 0) for k in keys) + capacity["wild", ""] >= need
 
+    def paying_cards(self, route: Route) -> tuple[str, ...]:
+        """The card ids whose counts in a hand decide :meth:`route_payments` of ``route``."""
+        deck = "train" if route.pair else route.kind
+        ids = [
+            c for colour in self.route_colours(route) for c in self.by_kind.get((deck, colour), ())
+        ]
+        return (*ids, self.wild) if self.wild else tuple(ids)
+
     def route_payments(self, hand: Mapping[str, int], route: Route) -> list[Payment]:
         """Every distinct payment from ``hand`` that claims ``route`` (see the module text)."""
         wilds = hand.get(self.wild, 0)
