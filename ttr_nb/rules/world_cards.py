@@ -50,6 +50,11 @@ class WorldCards:
                 key = (card.deck, card.color)
                 self.by_kind[key] = (*self.by_kind.get(key, ()), card.id)
         self._capacity_keys: dict[int, tuple[tuple[str, str], ...]] = {}  # by route id
+        # (is a train kind, ((card id, spaces), ...)) per (deck, colour): reach's loop
+        self._reach_kinds = tuple(
+            (deck == "train", tuple((c, self.cards[c].spaces) for c in ids))
+            for (deck, _), ids in self.by_kind.items()
+        )
         self.harbor_ids: dict[tuple[str, str], tuple[str, ...]] = {
             key: tuple(cid for cid in ids if self.cards[cid].harbor)
             for key, ids in self.by_kind.items()
@@ -76,10 +81,13 @@ class WorldCards:
         wilds = hand.get(self.wild, 0)
         best = 0
         trains = 0
-        for (deck, _), ids in self.by_kind.items():
-            covered = sum(hand[c] * self.cards[c].spaces for c in ids)
-            best = max(best, covered)
-            if deck == "train":
+        for is_train, cards in self._reach_kinds:
+            covered = 0
+            for cid, spaces in cards:
+                covered += hand[cid] * spaces
+            if covered > best:
+                best = covered
+            if is_train:
                 trains += covered
         return max(best + wilds, (trains + wilds) // 2)
 
