@@ -195,10 +195,11 @@ class PlanFollower:
         (Germany: the passengers its ``claim_bonus`` rates best; the first option when the
         variant has no such hook or nothing to choose)."""
         options = game.rules.pickup_options(game.state, route)
+        claim = ClaimRoute.trusted  # the rules' own payments: already in normal form
         if len(options) == 1:
-            return ClaimRoute(route.id, pay, options[0])
+            return claim(route.id, pay, options[0])
         bonus = variant_hook(game.rules.name, "claim_bonus")
-        claims = [ClaimRoute(route.id, pay, pick) for pick in options]
+        claims = [claim(route.id, pay, pick) for pick in options]
         if bonus is None:
             return claims[0]
         return max(claims, key=lambda claim: bonus(game, claim))
