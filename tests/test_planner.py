@@ -48,6 +48,17 @@ def test_planner_matches_plan_ticket_on_random_positions(map_name):
     assert compared > 400 and 0 < unreachable < compared
 
 
+def assert_same_plans(board, ends, owned_sets, unavailable_sets):
+    planner = TicketPlanner(board)
+    for owned in owned_sets:
+        for unavailable in unavailable_sets:
+            for end in ends:
+                options = dict(owned=owned, unavailable=unavailable)
+                assert plan_or_none(planner.plan, "A", end, **options) == plan_or_none(
+                    plan_ticket, board, "A", end, **options
+                ), (end, owned, unavailable)
+
+
 def test_planner_breaks_ties_like_plan_ticket():
     # Two equally short ways and parallel routes of equal cost: the same choice each time.
     board = [
@@ -58,12 +69,7 @@ def test_planner_breaks_ties_like_plan_ticket():
         (5, "C", "D", 2),
         (6, "C", "D", 2),
     ]
-    planner = TicketPlanner(board)
-    for owned in (set(), {2}, {6}, {2, 5}):
-        for unavailable in (set(), {1}, {3}, {1, 4}):
-            assert plan_or_none(planner.plan, "A", "D", owned=owned, unavailable=unavailable) == (
-                plan_or_none(plan_ticket, board, "A", "D", owned=owned, unavailable=unavailable)
-            )
+    assert_same_plans(board, "D", (set(), {2}, {6}, {2, 5}), (set(), {1}, {3}, {1, 4}))
 
 
 def test_planner_matches_plan_ticket_where_parallel_routes_are_listed_apart():
@@ -77,15 +83,9 @@ def test_planner_matches_plan_ticket_where_parallel_routes_are_listed_apart():
         (5, "C", "D", 2),
         (6, "C", "B", 1),
     ]
-    planner = TicketPlanner(board)
-    assert "A" not in planner.groups and "B" in planner.groups
-    for owned in (set(), {1}, {3}, {5}):
-        for unavailable in (set(), {1}, {3}, {1, 3}, {2, 3}):
-            for end in ("B", "D"):
-                options = dict(owned=owned, unavailable=unavailable)
-                assert plan_or_none(planner.plan, "A", end, **options) == plan_or_none(
-                    plan_ticket, board, "A", end, **options
-                )
+    groups = TicketPlanner(board).groups
+    assert "A" not in groups and "B" in groups
+    assert_same_plans(board, "BD", (set(), {1}, {3}, {5}), (set(), {1}, {3}, {1, 3}, {2, 3}))
 
 
 def test_planner_refuses_what_plan_ticket_refuses():
