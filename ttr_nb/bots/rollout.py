@@ -241,16 +241,12 @@ class PlanFollower:
         wild = rules.cards
         routes = rules.claimable_routes(state, seat, rules.claim_reach(hand))
         routes.sort(key=lambda r: -r.length)  # stable: map order among equals
-        best = None
-        for route in routes:
+        for route in routes:  # the first (longest, map order) that can be paid for
             pays = rules.payments(hand, route)
             if pays:
-                best = (route, min(pays, key=lambda p: sum(n for c, n in p if wild[c].wild)))
-                break  # the first route (longest, map order) that can be paid for
-        if best is None:
-            return None
-        route, pay = best
-        return self.with_pickups(game, route, pay)
+                pay = min(pays, key=lambda p: sum(n for c, n in p if wild[c].wild))
+                return self.with_pickups(game, route, pay)
+        return None
 
     def play_out(self, game: Game, max_actions: int = 2000) -> Game:
         """Play ``game`` to its end with this policy for every seat (in place)."""
