@@ -217,8 +217,10 @@ def test_a_move_overrules_greedy_only_beyond_the_noise():
         assert baseline.visits == max(c.visits for c in result.root.children.values())
         if result.action != greedy_move:
             assert result.margin > result.noise > 0
+        # The best of the candidates still racing at the end (one that dropped out of
+        # the halving earlier is not a contender, whatever its average).
         best = max(
-            (c for c in result.root.children.values() if c.visits >= 8),
+            (c for c in result.rounds[-1] if c.visits >= 8),
             key=lambda c: (c.mean, c.visits),
         )
         if result.action == greedy_move and best is not baseline:

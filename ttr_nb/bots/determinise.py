@@ -33,7 +33,9 @@ reshuffled ticket deck); observing an element removes it from its bag. A sample
 deals each bag's remaining elements at random to the places that hold its unknown
 elements, oldest bags first. Opponents are assumed to keep and return tickets and
 to hold cards without preference (a search cannot know their minds), which makes
-every world consistent with the seat's observations equally likely.
+every world consistent with the seat's observations equally likely. A search may
+still prefer worlds whose opponents hold tickets their claims fit
+(:mod:`~ttr_nb.bots.inference`): :meth:`Knowledge.sample` takes weights for that.
 
 The knowledge is gathered by replaying the game's history from its seed (the
 engine replays exactly) and watching each move as the seat would. A game whose
@@ -57,6 +59,8 @@ if TYPE_CHECKING:
     from ..state import GameState
 
 __all__ = ["Knowledge", "determinise"]
+
+SWAPS_PER_TICKET = 24  # proposed exchanges per hidden opponent ticket in a weighted sample
 
 
 def determinise(game: Game, seat: int, rng: random.Random) -> Game:
@@ -473,9 +477,18 @@ class Knowledge:
         return places
 
     # ------------------------------------------------------------- sampling
-    def sample(self, rng: random.Random) -> Game:
+    def sample(
+        self, rng: random.Random, weights: list[dict[int, float] | None] | None = None
+    ) -> Game:
         """One world consistent with this knowledge, drawn with ``rng`` (see
-        :func:`determinise`)."""
+        :func:`determinise`).
+
+        ``weights`` (per player: ticket id -> likelihood, or None) make worlds whose
+        opponents hold tickets that fit their claims likelier
+        (:mod:`~ttr_nb.bots.inference`): after a resolution of the tickets drawn as
+        usual, ``SWAPS_PER_TICKET`` Metropolis steps per hidden opponent ticket move it
+        towards resolutions in proportion to the product of its opponents' ticket
+        weights."""
         game = self.game
         rules = self.rules
         seat = self.seat
@@ -500,16 +513,14 @@ class Knowledge:
         for p, player in enumerate(state.players):
             if p != seat:
                 player.hand = {cid: hands[p][cid] for cid in player.hand}
-        # Tickets: resolve the bags, oldest first.
-        value_at: dict[tuple[Any, int], Any] = {}
-        for bag in self.bags:
-            values = [
-                value_at[bag, i] if isinstance(item, Bag) else item
-                for i, item in enumerate(bag.items)
-            ]
-            rng.shuffle(values)
-            for place, value in zip(self.places[bag.order], values, strict=True):
-                value_at[place] = value
+        # Tickets: resolve the bags, then (with ``weights``) let the opponents' hidden
+        # tickets drift towards those their claims fit.
+        if weights is not None and any(weights):
+            origins: dict[tuple[Any, int], Bag] = {}
+            value_at = self._resolve_tickets(rng, origins)
+            self._guess_tickets(value_at, origins, weights, rng)
+        else:
+            value_at = self._resolve_tickets(rng)
 
         def resolved(holder: Any, items: list[Any]) -> list[Any]:
             return [value_at[holder, i] if isinstance(x, Bag) else x for i, x in enumerate(items)]
@@ -522,6 +533,79 @@ class Knowledge:
                 player.offer = resolved(("offer", p), [s for _, s, _ in self.offers[p]])
         rules.determinise_extras(state, seat, rng)
         return world
+
+    def _resolve_tickets(
+        self, rng: random.Random, origins: dict[tuple[Any, int], Bag] | None = None
+    ) -> dict[tuple[Any, int], Any]:
+        """Each ticket bag's remaining tickets dealt at random to its places, oldest
+        bags first: place -> ticket. With ``origins``, also the bag each place's
+        ticket was first an element of (the bag whose shuffle placed it first)."""
+        value_at: dict[tuple[Any, int], Any] = {}
+        for bag in self.bags:
+            items = [
+                (value_at[bag, i], origins[bag, i] if origins is not None else None)
+                if isinstance(item, Bag)
+                else (item, bag)
+                for i, item in enumerate(bag.items)
+            ]
+            rng.shuffle(items)
+            for place, (value, origin) in zip(self.places[bag.order], items, strict=True):
+                value_at[place] = value
+                if origins is not None:
+                    origins[place] = origin
+        return value_at
+
+    def _guess_tickets(
+        self,
+        value_at: dict[tuple[Any, int], Any],
+        origins: dict[tuple[Any, int], Bag],
+        weights: list[dict[int, float] | None],
+        rng: random.Random,
+    ) -> None:
+        """Metropolis steps on a resolution, in place. A step picks an opponent's hidden
+        ticket and another final place (a deck's, a hand's or an offer's) whose ticket
+        came from the same bag, and exchanges the two tickets with probability
+        ``min(1, new weight / old weight)``.
+
+        The exchange is the same resolution with that bag's shuffle changed by one
+        transposition, so it is as likely as the first; the steps therefore draw
+        resolutions in proportion to the product of the opponents' ticket weights
+        (``SWAPS_PER_TICKET`` steps per hidden opponent ticket: an approximation of
+        that distribution, not an exact draw)."""
+        groups: dict[Bag, list[tuple[Any, int]]] = {}
+        moving = []
+        for places in self.places.values():
+            for place in places:
+                holder = place[0]
+                if isinstance(holder, Bag):
+                    continue  # dealt on into a later bag: not where a ticket ends
+                groups.setdefault(origins[place], []).append(place)
+                if holder[0] == "tickets" and weights[holder[1]] is not None:
+                    moving.append(place)
+        if not moving:
+            return
+
+        def weight(place: tuple[Any, int]) -> float:
+            holder = place[0]
+            if holder[0] == "tickets":
+                table = weights[holder[1]]
+                if table is not None:
+                    return table.get(value_at[place], 1.0)
+            return 1.0
+
+        for _ in range(SWAPS_PER_TICKET * len(moving)):
+            place = moving[int(rng.random() * len(moving))]
+            group = groups[origins[place]]
+            if len(group) < 2:
+                continue
+            other = group[int(rng.random() * len(group))]
+            if other == place:
+                continue
+            before = weight(place) * weight(other)
+            value_at[place], value_at[other] = value_at[other], value_at[place]
+            after = weight(place) * weight(other)
+            if after < before and rng.random() * before >= after:
+                value_at[place], value_at[other] = value_at[other], value_at[place]
 
 
 class _Before:

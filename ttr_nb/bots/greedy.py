@@ -217,15 +217,7 @@ class GreedyBot:
         return self.rng.choice(others or legal), Reason("random")
 
     def _unavailable(self, game: Game, me: int) -> set[int]:
-        """Routes ``me`` can no longer use: claimed by others, or closed to ``me`` (a double
-        route's other track taken, too few pieces left)."""
-        state = game.state
-        open_ids = {r.id for r in game.rules.claimable_routes(state, me)}
-        return {
-            r.id
-            for r in game.map.routes
-            if state.owner.get(r.id, me) != me or (r.id not in state.owner and r.id not in open_ids)
-        }
+        return unavailable_routes(game, me)
 
     def _plan_cost(
         self,
@@ -396,6 +388,18 @@ class BeginnerBot(GreedyBot):
             if len(moves) > 1:
                 return self.rng.choice(moves), Reason("mistake")
         return super().decide(game)
+
+
+def unavailable_routes(game: Game, me: int) -> set[int]:
+    """Routes ``me`` can no longer use: claimed by others, or closed to ``me`` (a double
+    route's other track taken, too few pieces left)."""
+    state = game.state
+    open_ids = {r.id for r in game.rules.claimable_routes(state, me)}
+    return {
+        r.id
+        for r in game.map.routes
+        if state.owner.get(r.id, me) != me or (r.id not in state.owner and r.id not in open_ids)
+    }
 
 
 @cache

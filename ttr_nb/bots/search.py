@@ -88,6 +88,7 @@ from ..actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTicket
 from ..game import Game
 from .determinise import Knowledge
 from .greedy import GreedyBot, variant_hook
+from .inference import ticket_weights
 from .rollout import PlanFollower
 
 __all__ = ["Node", "SearchBot", "SearchResult", "reward"]
@@ -101,6 +102,7 @@ OTHER_CLAIMS = 2  # claims off the plan worth a look (the longest: points, or a 
 MIN_EVIDENCE = 8  # worlds before a move may overrule greedy's (why: the module text)
 PAIRED_Z = 1.0  # a move overrules greedy's only when it beats it by this many standard errors
 EXPAND_AFTER = 0  # visits a node needs before the searching player's later moves branch there
+GUESS_TICKETS = True  # imagine opponents holding tickets their claims fit (inference module)
 
 
 def paired_margin(mine: dict[int, float], theirs: dict[int, float]) -> tuple[float, float]:
@@ -272,6 +274,7 @@ class SearchBot:
         min_evidence: int = MIN_EVIDENCE,
         paired_z: float | None = None,
         expand_after: int = EXPAND_AFTER,
+        guess_tickets: bool = GUESS_TICKETS,
     ) -> None:
         if worlds is None and not budget > 0:
             raise ValueError(f"the time budget must be positive, not {budget!r}")
@@ -285,6 +288,7 @@ class SearchBot:
         self.min_evidence = min_evidence
         self.paired_z = paired_z
         self.expand_after = expand_after
+        self.guess_tickets = guess_tickets
         self.policy = PlanFollower(seed)
         self.greedy = GreedyBot(seed)
         self.last: SearchResult | None = None
@@ -310,6 +314,11 @@ class SearchBot:
         for action in options:
             root.children[action] = Node(action, root)
         knowledge = Knowledge.of(game, seat)
+        weights = None
+        if self.guess_tickets:
+            weights = [
+                None if p == seat else ticket_weights(game, p) for p in range(game.num_players)
+            ]
         racing = list(root.children.values())
         baseline = root.children[greedy_move]
         rounds = max(1, math.ceil(math.log2(len(racing))))
@@ -324,7 +333,7 @@ class SearchBot:
             end_time = start + self.budget * (r + 1) / rounds
             end_worlds = None if self.worlds is None else self.worlds * (r + 1) // rounds
             while clock() < end_time if end_worlds is None else worlds < end_worlds:
-                world = knowledge.sample(self.rng)
+                world = knowledge.sample(self.rng, weights)
                 world.quiet = True  # nobody reads a play-out's log
                 seed = self.rng.getrandbits(32)
                 for child in racing:

@@ -24,6 +24,7 @@ from typing import Any
 
 from ..algorithms import TicketUnreachableError, steiner_forest, ticket_cut
 from ..bots.greedy import plan_ticket_legs
+from ..bots.inference import covered_share
 from ..game import Game
 from ..maps import Map
 from .plan import Plan, TicketNote, ticket_name
@@ -182,12 +183,6 @@ def ticket_cuts(view: Game, seat: int, plan: Plan) -> tuple[TicketCutNote, ...]:
 
 
 @cache
-def _alone(game_map: Map, ticket_id: int) -> int | None:
-    """Spaces a ticket needs on the empty board."""
-    return _spaces(game_map, ticket_id, frozenset(), frozenset())
-
-
-@cache
 def _alone_path(game_map: Map, ticket_id: int) -> tuple[frozenset[int], frozenset[str]]:
     """The routes of a ticket's shortest path on the empty board, and its end places."""
     ticket = game_map.ticket_by_id[ticket_id]
@@ -197,15 +192,6 @@ def _alone_path(game_map: Map, ticket_id: int) -> tuple[frozenset[int], frozense
     except TicketUnreachableError:
         routes = []
     return frozenset(routes), ends
-
-
-def _spaces(game_map: Map, ticket_id: int, owned: frozenset, unavailable: frozenset) -> int | None:
-    """Spaces still to claim for a ticket on its own (consecutive places joined by
-    shortest paths), or None when it cannot be completed."""
-    try:
-        return plan_ticket_legs(game_map, ticket_id, owned, unavailable)[0]
-    except TicketUnreachableError:
-        return None
 
 
 def _missing_routes(
@@ -234,11 +220,9 @@ def opponents_heading(view: Game, seat: int, plan: Plan) -> tuple[Heading, ...]:
             path, ends = _alone_path(game_map, ticket_id)
             if owned.isdisjoint(path) and places.isdisjoint(ends):
                 continue  # their network neither touches its ends nor its shortest path
-            alone = _alone(game_map, ticket_id)
-            now = _spaces(game_map, ticket_id, owned, closed)
-            if not alone or now is None or now == 0:
-                continue
-            covered = (alone - now) / alone
+            covered = covered_share(game_map, ticket_id, owned, closed)
+            if covered is None or covered == 1.0:
+                continue  # out of their reach, or done already: no sign of where they go
             if covered >= MIN_COVER:
                 scored.append((covered, game_map.ticket_by_id[ticket_id].points, ticket_id))
         scored.sort(reverse=True)
