@@ -4,7 +4,8 @@
   variant's own advice (:mod:`ttr_nb.bots.variants`, one module per rules name).
 * :mod:`~ttr_nb.bots.search`: the search bot (determinised Monte Carlo tree search),
   with its rollout policy (:mod:`~ttr_nb.bots.rollout`) and the worlds it imagines
-  (:mod:`~ttr_nb.bots.determinise`).
+  (:mod:`~ttr_nb.bots.determinise`, the opponents' tickets guessed from their claims:
+  :mod:`~ttr_nb.bots.inference`).
 * :mod:`~ttr_nb.bots.registry`: bots by name (``make_bot("search:0.3")``), as the
   app, the command line and tournaments pick them.
 """

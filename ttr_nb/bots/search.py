@@ -14,7 +14,10 @@ One decision is made in four steps, repeated until the budget is spent:
    random, consistently with what the bot has seen since the deal
    (:class:`ttr_nb.bots.determinise.Knowledge`): cards an opponent took face up stay in
    their hand, a reshuffled deck holds exactly the discards the bot saw, the
-   tickets it gave back lie at the bottom of their deck.
+   tickets it gave back lie at the bottom of their deck. An opponent's hidden
+   tickets lean towards those their claims fit (:mod:`~ttr_nb.bots.inference`): a
+   player with a line from Los Angeles to New York more likely holds a ticket along
+   it than one in the north-west.
 2. **Compare the candidate moves in that world.** The root's candidates (at most
    ``ROOT_CANDIDATES``: one claim per route, one face-up draw per kind of card,
    blind draws, ticket draws and keeps, a few of each variant move, always
