@@ -216,9 +216,6 @@ class GreedyBot:
         others = [a for a in legal if not isinstance(a, Pass)]
         return self.rng.choice(others or legal), Reason("random")
 
-    def _unavailable(self, game: Game, me: int) -> set[int]:
-        return unavailable_routes(game, me)
-
     def _plan_cost(
         self,
         game: Game,
@@ -244,7 +241,7 @@ class GreedyBot:
         position = (len(game.history), me)
         if self._plans_game is game and self._plans[0] == position:
             return set(self._plans[1])
-        unavailable = self._unavailable(game, me)
+        unavailable = unavailable_routes(game, me)
         wanted: set[int] = set()
         serves: dict[int, tuple[int, ...]] = {}
         for ticket_id, done in game.ticket_status(me):
@@ -261,7 +258,7 @@ class GreedyBot:
 
     def _keep(self, game: Game, legal: list[Any]) -> Any:
         me = game.current_player
-        unavailable = self._unavailable(game, me)
+        unavailable = unavailable_routes(game, me)
         offer = game.state.players[me].offer
         cost = {}
         for t in offer:
@@ -284,7 +281,7 @@ class GreedyBot:
         into progress: the route that shortens its ticket plans most (an alternative way),
         else, with pieces to spare beyond the plans, of the routes most tickets' paths use
         (:func:`route_demand`) the one worth most."""
-        unavailable = self._unavailable(game, me)
+        unavailable = unavailable_routes(game, me)
         open_tickets = [t for t, done in game.ticket_status(me) if not done]
         base = {}
         for t in open_tickets:

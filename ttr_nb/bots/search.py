@@ -90,7 +90,7 @@ from typing import Any
 from ..actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from ..game import Game
 from .determinise import Knowledge
-from .greedy import GreedyBot, variant_hook
+from .greedy import GreedyBot, unavailable_routes, variant_hook
 from .inference import ticket_weights
 from .rollout import PlanFollower
 
@@ -295,6 +295,8 @@ class SearchBot:
         self.policy = PlanFollower(seed)
         self.greedy = GreedyBot(seed)
         self.last: SearchResult | None = None
+        # Each opponent's weights, kept until their claims or closed routes change.
+        self._fits: dict[int, tuple[Any, dict[int, float] | None]] = {}
 
     def choose(self, game: Game) -> Any:
         """The move to play now (the search's best; a forced move at once)."""
@@ -320,7 +322,8 @@ class SearchBot:
         weights = None
         if self.guess_tickets:
             weights = [
-                None if p == seat else ticket_weights(game, p) for p in range(game.num_players)
+                None if p == seat else self._ticket_weights(game, p)
+                for p in range(game.num_players)
             ]
         racing = list(root.children.values())
         baseline = root.children[greedy_move]
@@ -417,6 +420,20 @@ class SearchBot:
         return result
 
     # ----------------------------------------------------------- candidates
+    def _ticket_weights(self, game: Game, player: int) -> dict[int, float] | None:
+        """:func:`~ttr_nb.bots.inference.ticket_weights`, recomputed only when the
+        player's routes or the routes closed to them have changed since the last move."""
+        key = (
+            game.map.name,
+            frozenset(game.state.players[player].routes),
+            frozenset(unavailable_routes(game, player)),
+        )
+        kept = self._fits.get(player)
+        if kept is None or kept[0] != key:
+            kept = (key, ticket_weights(game, player))
+            self._fits[player] = kept
+        return kept[1]
+
     def candidates(self, game: Game, legal: list[Any], limit: int, also: Any = None) -> list[Any]:
         """At most ``limit`` moves worth trying, most promising first: the rollout policy's
         move (and ``also``), claims of planned routes (longest first), ticket draws, card
