@@ -67,7 +67,10 @@ def covered_share(
 
 
 def ticket_weights(
-    game: Game, player: int, tickets: list[int] | None = None
+    game: Game,
+    player: int,
+    tickets: list[int] | None = None,
+    closed: frozenset[int] | None = None,
 ) -> dict[int, float] | None:
     """How well each ticket fits ``player``'s claimed routes (see the module text).
 
@@ -79,6 +82,10 @@ def ticket_weights(
         The player (0-based seat) whose tickets are guessed.
     tickets : list of int, optional
         The ticket ids to weigh (default: every ticket of the map).
+    closed : frozenset of int, optional
+        The routes closed to ``player`` (default: computed with
+        :func:`~ttr_nb.bots.greedy.unavailable_routes`); a caller that already has
+        them passes them to save a pass over the routes.
 
     Returns
     -------
@@ -104,7 +111,8 @@ def ticket_weights(
     if not owned:
         return None
     game_map = game.map
-    closed = frozenset(unavailable_routes(game, player))
+    if closed is None:
+        closed = frozenset(unavailable_routes(game, player))
     ids = [t.id for t in game_map.tickets] if tickets is None else tickets
     weights = {}
     for ticket_id in ids:

@@ -423,14 +423,11 @@ class SearchBot:
     def _ticket_weights(self, game: Game, player: int) -> dict[int, float] | None:
         """:func:`~ttr_nb.bots.inference.ticket_weights`, recomputed only when the
         player's routes or the routes closed to them have changed since the last move."""
-        key = (
-            game.map.name,
-            frozenset(game.state.players[player].routes),
-            frozenset(unavailable_routes(game, player)),
-        )
+        closed = frozenset(unavailable_routes(game, player))
+        key = (game.map.name, frozenset(game.state.players[player].routes), closed)
         kept = self._fits.get(player)
         if kept is None or kept[0] != key:
-            kept = (key, ticket_weights(game, player))
+            kept = (key, ticket_weights(game, player, closed=closed))
             self._fits[player] = kept
         return kept[1]
 
