@@ -133,6 +133,14 @@ def test_weak_spots_give_the_detour_each_loss_forces() -> None:
     assert "+5 spaces" in hint(advice, "weak-spots").lines[1]
 
 
+def test_a_detour_one_space_longer_reads_as_one_space() -> None:
+    game = usa(tickets=(6,))  # Dallas–New York (11)
+    lines = hint(coach(game, 0), "weak-spots").lines
+    # Without Little Rock–Nashville (3): Little Rock–Saint Louis–Nashville, 4 spaces.
+    assert "  Little Rock–Nashville (3 white): +1 space (detour: " in "\n".join(lines)
+    assert "+1 spaces" not in "\n".join(lines)
+
+
 def test_a_route_whose_loss_makes_a_ticket_impossible_and_its_cut() -> None:
     game = usa(tickets=(LA_MIAMI,))
     give_routes(game, 1, [2, 15])  # Miami keeps one way in: New Orleans

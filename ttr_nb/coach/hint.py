@@ -8,7 +8,7 @@ from typing import Any
 
 from .lessons import Algorithm
 
-__all__ = ["Hint"]
+__all__ = ["Hint", "plural_s"]
 
 
 @dataclass(frozen=True)
@@ -39,3 +39,8 @@ class Hint:
         body = "\n".join(f"  {line}" for line in self.lines)
         how = f"  [{self.algorithm.name}; lesson: {self.algorithm.lesson}]"
         return f"{self.title}\n{body}\n{how}"
+
+
+def plural_s(n: int) -> str:
+    """The ``s`` that follows a count other than one ("1 space", "2 spaces")."""
+    return "" if n == 1 else "s"

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..game import Game
-from .hint import Hint
+from .hint import Hint, plural_s
 from .lessons import ALGORITHMS
 from .offer import offer_hint
 from .plan import Plan, my_plan, ticket_name
@@ -150,7 +150,7 @@ def _weak_hints(
                 cost = "an equally short way exists"
             else:
                 via = ", ".join(_label(game, r) for r in loss.detour)
-                cost = f"+{loss.extra} spaces (detour: {via})"
+                cost = f"+{loss.extra} space{plural_s(loss.extra)} (detour: {via})"
             lines.append(f"  {_label(game, loss.route)}: {cost}")
         routes = tuple(loss.route for loss in losses[:SHOWN_LOSSES])
         out.append(Hint("weak-spots", "Weak spots", tuple(lines), ALGORITHMS["replan"], routes))

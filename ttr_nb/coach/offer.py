@@ -17,7 +17,7 @@ from typing import Any
 from ..algorithms import steiner_forest
 from ..algorithms.steiner import MAX_EXACT_WORK
 from ..game import Game
-from .hint import Hint
+from .hint import Hint, plural_s
 from .lessons import ALGORITHMS
 from .plan import Plan, TicketNote
 from .view import board_of, demand_of, unavailable_to
@@ -148,8 +148,9 @@ def offer_hint(view: Game, seat: int, plan: Plan) -> Hint | None:
         points = sum(TicketNote.of(view.map, t).points for t in keep)
         about = "" if keep_exact else "about "
         lines.append(
-            f"The fewest spaces the rules allow: {names} ({about}+{extra} spaces, {points} "
-            "points). Fewest is not always best: more points may be worth more spaces."
+            f"The fewest spaces the rules allow: {names} ({about}+{extra} "
+            f"space{plural_s(extra)}, {points} points). Fewest is not always best: more "
+            "points may be worth more spaces."
         )
         data["fewest_spaces_keep"] = {"tickets": list(keep), "extra_spaces": extra}
     return Hint(

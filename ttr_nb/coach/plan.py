@@ -17,6 +17,7 @@ from typing import Any
 from ..algorithms import SteinerForest, steiner_forest
 from ..game import Game
 from ..maps import Map
+from .hint import plural_s
 from .lessons import ALGORITHMS, Algorithm
 from .view import board_of, demand_of, unavailable_to
 
@@ -183,14 +184,17 @@ class Plan:
                 else f"approximate: the best plan needs at least {self.lower_bound}"
             )
             out.append(
-                f"Claim {len(self.routes)} route{_s(len(self.routes))}, {self.spaces} "
-                f"space{_s(self.spaces)} ({how}), about {self.turns} turn{_s(self.turns)}:"
+                f"Claim {len(self.routes)} route{plural_s(len(self.routes))}, {self.spaces} "
+                f"space{plural_s(self.spaces)} ({how}), "
+                f"about {self.turns} turn{plural_s(self.turns)}:"
             )
             out.append(
                 "  " + ", ".join(game_map.route_label(game_map.route_by_id[r]) for r in self.routes)
             )
             if len(self.spaces_by_kind) > 1:
-                kinds = ", ".join(f"{n} {k} spaces" for k, n in sorted(self.spaces_by_kind.items()))
+                kinds = ", ".join(
+                    f"{n} {k} space{plural_s(n)}" for k, n in sorted(self.spaces_by_kind.items())
+                )
                 out.append(f"  That is {kinds}.")
             needs = ", ".join(
                 f"{c.cards} {c.colour if c.colour != 'any' else 'of any one colour'}"
@@ -198,8 +202,8 @@ class Plan:
                 for c in self.cards
             )
             out.append(
-                f"Cards: {needs}; {self.wilds_held} wild card{_s(self.wilds_held)} in hand; "
-                f"about {self.cards_missing} card{_s(self.cards_missing)} still to draw."
+                f"Cards: {needs}; {self.wilds_held} wild card{plural_s(self.wilds_held)} in hand; "
+                f"about {self.cards_missing} card{plural_s(self.cards_missing)} still to draw."
             )
             done = ", ".join(f"{t.name} ({t.points})" for t in self.reachable)
             out.append(f"It completes: {done}.")
@@ -220,16 +224,12 @@ class Plan:
         for d in worth[:2]:
             bound = "" if d.exact else "at least "
             out.append(
-                f"A cheaper plan drops {d.ticket.name}: {bound}{d.saves} space{_s(d.saves)} "
+                f"A cheaper plan drops {d.ticket.name}: {bound}{d.saves} space{plural_s(d.saves)} "
                 f"fewer, but its {d.ticket.points} points become −{d.ticket.penalty}."
             )
         if self.completed:
             out.append("Done already: " + _names(self.completed) + ".")
         return out
-
-
-def _s(n: int) -> str:
-    return "" if n == 1 else "s"
 
 
 def _names(tickets: Any) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 from ..actions import ClaimRoute, KeepTickets
 from ..algorithms import steiner_forest, ticket_completed
 from ..game import Game
-from .hint import Hint
+from .hint import Hint, plural_s
 from .lessons import ALGORITHMS
 from .plan import TicketNote
 from .view import board_of, demand_of, unavailable_to
@@ -82,9 +82,11 @@ class PlayerReview:
         how = "" if self.best_exact else " (approximate)"
         n = len(self.completed) + len(self.missed)
         out = [
-            f"{self.name}: built {self.built_spaces} spaces ({len(self.built)} routes), "
-            f"completing {len(self.completed)} of {n} ticket{'s' if n != 1 else ''}; the "
-            f"cheapest network completing all {n} needed {self.best_spaces} spaces{how}."
+            f"{self.name}: built {self.built_spaces} space{plural_s(self.built_spaces)} "
+            f"({len(self.built)} route{plural_s(len(self.built))}), "
+            f"completing {len(self.completed)} of {n} ticket{plural_s(n)}; the "
+            f"cheapest network completing {'it' if n == 1 else f'all {n}'} needed "
+            f"{self.best_spaces} space{plural_s(self.best_spaces)}{how}."
         ]
         for m in self.missed:
             if m.move is None:

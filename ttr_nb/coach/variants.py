@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from ..algorithms import tour_in_order
 from ..game import Game
-from .hint import Hint
+from .hint import Hint, plural_s
 from .lessons import ALGORITHMS
 from .plan import Plan, ticket_name
 
@@ -193,9 +193,11 @@ def world(view: Game, seat: int, plan: Plan) -> list[Hint]:
             count = min(short, spare, in_box)
             if count > 0:
                 lines.append(
-                    f"Your plan needs {need.get(take, 0)} {take} spaces and your supply holds "
-                    f"{player.pieces.get(take, 0)} {take}s: exchanging {count} {give}s for "
-                    f"{take}s costs {count * rules.exchange_cost} points."
+                    f"Your plan needs {need.get(take, 0)} {take} "
+                    f"space{plural_s(need.get(take, 0))} and your supply holds "
+                    f"{player.pieces.get(take, 0)} {take}{plural_s(player.pieces.get(take, 0))}: "
+                    f"exchanging {count} {give}{plural_s(count)} for {take}s costs "
+                    f"{count * rules.exchange_cost} points."
                 )
             else:
                 lines.append(

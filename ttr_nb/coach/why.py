@@ -19,7 +19,7 @@ from ..actions import KeepTickets
 from ..bots import GreedyBot, RandomBot, Reason
 from ..bots.search import SearchBot, SearchResult
 from ..game import Game
-from .hint import Hint
+from .hint import Hint, plural_s
 from .lessons import ALGORITHMS
 from .plan import ticket_name
 
@@ -220,7 +220,8 @@ def _reason_lines(game: Game, reason: Reason | None, reveal: bool) -> list[str]:
     if kind == "hand claim":
         return [
             "Its hand was large and no planned route could be paid for with it, so it claimed "
-            f"a route that shortens its plans for {whose} by {reason.detail} spaces (another way)."
+            f"a route that shortens its plans for {whose} by {reason.detail} "
+            f"space{plural_s(int(reason.detail))} (another way)."
         ]
     if kind == "cash in":
         return [
