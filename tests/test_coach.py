@@ -154,6 +154,21 @@ def test_a_route_whose_loss_makes_a_ticket_impossible_and_its_cut() -> None:
     assert hint(advice, "cuts").algorithm.lesson == "graphs_9_blocking.ipynb"
 
 
+def test_a_cut_through_double_routes_says_whether_one_claim_closes_both_tracks() -> None:
+    # Boston's two ways out are both double routes. With 2 players one claim closes a
+    # double route, so 2 claims cut Boston off; with 4 each track needs its own claim, and
+    # Miami's 3 single routes are the cheaper cut.
+    two = coach(usa(players=2, tickets=(BOSTON_MIAMI,)), 0)
+    assert two.cuts[0].claims == 2
+    assert hint(two, "cuts").lines[0] == (
+        "Boston – Miami can be blocked by 2 claims (Boston–Montréal (2 gray) or its other "
+        "track, Boston–New York (2 yellow) or its other track)."
+    )
+    four = coach(usa(players=4, tickets=(BOSTON_MIAMI,)), 0)
+    assert four.cuts[0].claims == 3
+    assert "other track" not in hint(four, "cuts").lines[0]
+
+
 def test_opponents_claims_suggest_where_they_head() -> None:
     game = usa()
     # The opponent builds from Los Angeles eastward along Los Angeles–El Paso–Dallas.

@@ -131,9 +131,15 @@ def _label(game: Game, rid: int) -> str:
 
 
 def _link_label(game: Game, link: tuple[int, ...]) -> str:
-    """A cut's link: its route, with how many open tracks it has when there are several."""
+    """A cut's link: its route and, when it has several open tracks, whether one claim
+    closes them all (few players) or each needs its own claim."""
     label = _label(game, link[0])
-    return label if len(link) == 1 else f"{label} and its other track"
+    if len(link) == 1:
+        return label
+    others = "its other track" if len(link) == 2 else f"its {len(link) - 1} other tracks"
+    if game.num_players <= game.rules.closed_parallel_max_players:
+        return f"{label} or {'one of ' if len(link) > 2 else ''}{others}"
+    return f"{label} and {others}"
 
 
 def _weak_hints(
@@ -159,9 +165,7 @@ def _weak_hints(
         for cut in cuts[:SHOWN_CUTS]:
             n = int(cut.claims)
             where = ", ".join(_link_label(game, link) for link in cut.links)
-            lines.append(
-                f"{cut.ticket.name} can be blocked by {n} claim{'s' if n != 1 else ''} ({where})."
-            )
+            lines.append(f"{cut.ticket.name} can be blocked by {n} claim{plural_s(n)} ({where}).")
         out.append(
             Hint("cuts", "How few claims block a ticket", tuple(lines), ALGORITHMS["min-cut"])
         )

@@ -106,10 +106,12 @@ def maerklin(view: Game, seat: int, plan: Plan) -> list[Hint]:
     if moves:
         net, worth, start, journey = moves[0]
         action = MovePassenger(start, tuple(journey.path))
-        lines.append("Best passenger move now: " + rules.journey_text(state, seat, action) + ".")
+        # The hint's title already says "best passenger move now".
+        text = rules.journey_text(state, seat, action)
+        lines.append(text[:1].upper() + text[1:] + ".")
         if journey.cards:
             lines.append(
-                f"It spends {journey.cards} Passenger card{'s' if journey.cards != 1 else ''} "
+                f"It spends {journey.cards} Passenger card{plural_s(journey.cards)} "
                 f"(worth about {CARD_COST:g} points each to keep): {net:g} points net."
             )
         for _, other, other_start, _ in moves[1:]:
@@ -120,7 +122,8 @@ def maerklin(view: Game, seat: int, plan: Plan) -> list[Hint]:
         data = {"start": start, "path": list(journey.path), "points": worth}
     else:
         lines.append("None of your passengers stands on the board, or none can travel yet.")
-    if state.players[seat].extras[LEFT_KEY]:
+    to_place = state.players[seat].extras[LEFT_KEY]
+    if to_place:
         spots = []
         board = state.extras["passengers"]
         for rid in plan.routes:
@@ -132,7 +135,7 @@ def maerklin(view: Game, seat: int, plan: Plan) -> list[Hint]:
                 f"{view.map.place_name(c)} (top token {values.get(c, 0)})" for c in spots[:5]
             )
             lines.append(
-                f"You have {state.players[seat].extras[LEFT_KEY]} passenger(s) to place: a claim "
+                f"You have {to_place} passenger{plural_s(to_place)} to place: a claim "
                 f"on your plan can place one in {names}. A passenger collects nothing where it "
                 "starts."
             )
@@ -171,11 +174,11 @@ def world(view: Game, seat: int, plan: Plan) -> list[Hint]:
             value = points[min(n, len(points) - 1)]
             lines.append(
                 f"{game_map.place_name(city)}: named by {n} of your tickets; a harbor there "
-                f"scores {value} if they are completed."
+                f"scores {value} if {'it is' if n == 1 else 'they are'} completed."
             )
     if left:
         lines.append(
-            f"{left} harbor(s) left to build; each unbuilt one costs "
+            f"{left} harbor{plural_s(left)} left to build; each unbuilt one costs "
             f"{rules.unbuilt_harbor_penalty} points at the end."
         )
     mine = [c for c, owner in built.items() if owner == seat]
