@@ -22,6 +22,7 @@ from ttr_nb.coach import (
     why_from_replay,
 )
 from ttr_nb.coach.view import unavailable_to
+from ttr_nb.rules.germany import HELD_KEY
 from ttr_nb.teaching.scenarios import set_tickets
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
@@ -258,6 +259,20 @@ def test_germany_passengers_on_the_way() -> None:
     assert any(f"Berlin ({colours})" in line for line in passengers.lines)
     assert passengers.data["passengers_on_plan"] == 2  # one at each end
     assert passengers.algorithm.lesson == "rules_germany_1_setup_and_passengers.ipynb"
+
+
+def test_germany_majority_race_shows_what_each_colour_scores_now() -> None:
+    game = start(players=3, seed=1, map_name="germany")
+    # Held passengers: red you 2, others 3 and 0 (second: 10); blue 1 each for you and one
+    # other (tied first: 20); green only an opponent's (nothing); white nobody's (left out).
+    for seat, held in enumerate([{"red": 2, "blue": 1}, {"red": 3, "green": 2}, {"blue": 1}]):
+        game.state.players[seat].extras[HELD_KEY] = held
+    line = hint(coach(game, 0), "passengers").lines[-1]
+    assert line.startswith("Passenger majorities, you vs the best other player")
+    assert "red 2 vs 3 (+10 now)" in line
+    assert "blue 1 vs 1 (+20 now)" in line
+    assert "green 0 vs 2 (+0 now)" in line
+    assert "white" not in line
 
 
 def test_germany_country_tickets_end_in_a_country_space() -> None:

@@ -57,7 +57,7 @@ def germany(view: Game, seat: int, plan: Plan) -> list[Hint]:
             label = view.map.route_label(view.map.route_by_id[rid])
             lines.append(f"{label}: one passenger at " + " and one at ".join(parts))
     if lines:
-        lines.insert(0, f"Your plan passes {taken} passenger{'s' if taken != 1 else ''}:")
+        lines.insert(0, f"Your plan passes {taken} passenger{plural_s(taken)}:")
     else:
         lines.append("No passenger waits at the ends of your planned routes.")
     held = [rules.held(state, s) for s in range(view.num_players)]
@@ -69,7 +69,10 @@ def germany(view: Game, seat: int, plan: Plan) -> list[Hint]:
         if counts[seat] or best_other:
             race.append(f"{colour} {counts[seat]} vs {best_other} (+{points} now)")
     if race:
-        lines.append("Majorities (you vs the best other player): " + "; ".join(race) + ".")
+        lines.append(
+            "Passenger majorities, you vs the best other player (+N: what the colour would "
+            "score you if the game ended now): " + "; ".join(race) + "."
+        )
     return [
         Hint(
             "passengers",
