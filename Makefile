@@ -124,7 +124,7 @@ npm-deps:
 	  echo "installing Debian npm for the site build"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm) >/dev/null; }
 
-# Build _site/ (a folder any static web host can serve; see the README's Deployment).
+# Build _site/ (a folder any static web host can serve; see docs/deployment/static-site.md).
 site: $(SITE_VENV)/bin/voici npm-deps
 	$(SITE_VENV)/bin/python tools/build_site.py --out _site
 

@@ -234,7 +234,7 @@ def test_reward_is_the_squashed_margin():
 
 def test_search_beats_random():
     """Two 2-player USA games, one in each seat: the search bot wins both (the
-    strength figures against greedy come from ``ttr-nb tournament``, see the README)."""
+    strength figures against greedy come from ``ttr-nb tournament``, see docs/bots.md)."""
     wins = 0
     for g in range(2):
         search = SearchBot(seed=g, worlds=2, min_evidence=2)

@@ -22,7 +22,7 @@ Usage::
 playing: per bot, the mean of each score part and how often a variant rule scored
 (Märklin: merchandise from journeys; World: a harbor built, pieces exchanged).
 
-Figures, not a test: the README quotes a run of it.
+Figures, not a test: docs/bots.md quotes a run of it.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ told apart (within two standard errors)::
 
     python tools/deviations.py --map germany --seed 4 --departures 20
 
-What it shows (README, "The search bot"): the lead the search sees is inflated. The
+What it shows (docs/bots.md, "The search bot"): the lead the search sees is inflated. The
 winner of a race among many candidates is the luckiest, so a lead of one standard
 error is mostly luck, and with fresh worlds most departures are worth about nothing.
 """

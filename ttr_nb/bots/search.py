@@ -60,7 +60,7 @@ position give the same move.
 Cost: a play-out is a whole game, O(moves x listing cost): on one core about 5 ms
 for USA, 8 ms for Germany and Märklin and 12–18 ms for Rails & Sails World (its log
 lines are not written: ``Game.quiet``); a 1-second budget gives about 190 USA
-play-outs and 55–90 on the World map (README, "Faster play-outs").
+play-outs and 55–90 on the World map (docs/bots.md, "Faster play-outs").
 
 References
 ----------
