@@ -424,3 +424,74 @@ def test_the_creator_and_the_teacher_switch_a_tables_coach_during_the_game(store
     assert not ben.coach.toggle.disabled
     assert "coach off" not in teacher.tables_html.value
     assert "may open the coach" in teacher.note.text
+
+
+def _tickets_text(app: GameApp, seat: int) -> list[str]:
+    game = app.game
+    held = game.state.players[seat].tickets + game.state.players[seat].offer
+    return [ticket_name(game.map, t) for t in held]
+
+
+def _coach_leaks(app: GameApp, seat: int) -> list[str]:
+    """The tickets of ``seat`` that ``app``'s page holds anywhere in its widgets' state."""
+    state = widget_state_text(app)
+    return [t for t in _tickets_text(app, seat) if t in state]
+
+
+def test_a_page_that_plays_no_seat_gets_no_coaching_for_any_seat(store):
+    """Issue 39: a second tab, a creator who watches, a seat a bot stands in for: the coach
+    offers no seat and its state holds no player's tickets while the game runs."""
+    ann = page(store)
+    code = open_table(ann, ["human", "human", "human"])
+    ben = page(store)
+    join(ben, code, "Ben", 1)
+    cleo = page(store)
+    join(cleo, code, "Cleo", 2)
+    tick(ann, ben, cleo)
+    for p in (ann, ben, cleo):
+        keep_offered(p)
+        tick(ann, ben, cleo)
+    assert len(ann.game.history) == 3
+    # Ben opens a second tab: it takes his seat over; his first tab only watches now.
+    tab = page(store)
+    tab.tables._come_back_from_browser({"token": ben.tables.client.token})
+    assert tab.tables.active and tab.tables.seat == 1
+    ben.tables._last_heartbeat = 0.0  # its next look tells it
+    tick(ben)
+    assert ben.tables.elsewhere
+    ben.coach.toggle.value = True
+    assert ben.coach.seat.options == ()
+    assert "plays none now" in ben.coach.body.value
+    assert _coach_leaks(ben, 0) == [] and _coach_leaks(ben, 2) == []
+    # A forged pick of another seat gets nothing either (checked again in the kernel).
+    ben.coach._updating = True
+    ben.coach.seat.options = [("1 Ann", 0)]
+    ben.coach.seat.value = 0
+    ben.coach._updating = False
+    assert ben.coach.coaching(ben.game) is None
+    # The tab that holds the seat is coached for it, and for it only.
+    tab.coach.toggle.value = True
+    assert tab.coach.seat.options == (("2 Ben", 1),) and "My plan" in tab.coach.body.value
+    # A bot stands in for Cleo: her page plays no seat until she takes it back.
+    ann.tables.creator_seat.value = 2
+    ann.tables.give_button.click()
+    tick(cleo)
+    cleo.coach.toggle.value = True
+    assert cleo.coach.seat.options == () and _coach_leaks(cleo, 0) == []
+
+
+def test_a_creator_who_watches_gets_no_coaching_while_the_game_runs(store):
+    ann = page(store)
+    panel = open_forms(ann)
+    panel.seat_count.value = 2
+    panel.seat_pickers[0].value = "greedy"
+    panel.seat_pickers[1].value = "greedy"
+    panel.creator_plays.value = False
+    panel.open_button.click()
+    assert panel.active and panel.seat is None
+    tick(ann)
+    tick(ann)
+    assert len(ann.game.history) == 2
+    ann.coach.toggle.value = True
+    assert ann.coach.seat.options == () and "plays none now" in ann.coach.body.value
+    assert _coach_leaks(ann, 0) == [] and _coach_leaks(ann, 1) == []

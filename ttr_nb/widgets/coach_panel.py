@@ -2,8 +2,13 @@
 and the end-of-game review.
 
 The panel only shows what :mod:`ttr_nb.coach` computes (the engine and the coach never
-import widgets). It speaks to the seat whose hand the app shows; when no human sits at
-the table, or once the game is over, any seat may be picked. The game's creator can
+import widgets). It speaks to the seat whose hand the app shows; in a solo game where no
+human sits, or once the game is over, any seat may be picked. At a shared table it speaks
+only for the seat this page plays: a page that plays no seat (a watcher, a second tab, a
+seat a bot stands in for, the teacher's page) gets no plan for any seat until the game is
+over. Which seats it may speak for is decided in the kernel (:meth:`CoachPanel.seats`)
+and checked again before every hint: the page's seat picker is only a choice among them.
+The game's creator can
 switch it off in *New game* (a graded game): then it says so and shows nothing, until
 the game is over (the review then reveals nothing that could change a grade).
 
@@ -32,7 +37,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PLAN_COLOUR = "#0b5cad"  # a strong blue, apart from every player and route colour
+PLAN_COLOUR = "#0b5cad"
+NO_SEAT_NOTE = (
+    "The coach speaks only for the seat this page plays, and this page plays none now (it "
+    "watches, your seat is open in another tab, or a bot plays it for you). Every player's "
+    "cards and tickets show in the review once the game is over."
+)  # a strong blue, apart from every player and route colour
 
 COACH_CSS = """
 <style>
@@ -126,6 +136,9 @@ class CoachPanel:
         if not self.toggle.value:
             self.body.value = ""
             return
+        if not self.seats(shown):
+            self.body.value = f"<div class='ttr-note ttr-coach-no-seat'>{NO_SEAT_NOTE}</div>"
+            return
         if view.is_over:
             why = self._why(view)
             seat = self.seat.value if self.seat.value is not None else 0
@@ -163,10 +176,30 @@ class CoachPanel:
     def allowed(self) -> bool:
         return bool(getattr(self.app, "coach_allowed", True))
 
+    def seats(self, shown: Shown) -> list[int]:
+        """The seats the coach may speak for in ``shown``, decided here in the kernel.
+
+        Once the game is over, every seat. At a shared table, only the seat this page plays
+        now (none for a watcher, a second tab, or a seat a bot stands in for). In a game of
+        this page alone, the seat shown, or any seat when no human plays.
+        """
+        view = shown.view
+        if view is None:
+            return []
+        if view.is_over:
+            return list(range(view.num_players))
+        humans = [s for s in range(view.num_players) if self.app.is_human(s)]
+        if self.app.tables.active:
+            return humans
+        if not humans:
+            return list(range(view.num_players))
+        return [shown.viewer if shown.viewer is not None else humans[0]]
+
     def coaching(self, view: Game) -> Coaching | None:
-        """The coach's hints for the picked seat in ``view`` (cached per position)."""
+        """The coach's hints for the picked seat in ``view`` (cached per position); None
+        when that seat is not one this page may be coached for (a forged pick)."""
         seat = self.seat.value
-        if seat is None:
+        if seat is None or seat not in self.seats(self.app.shown):
             return None
         key = (id(self.app.game), len(view.history), seat, view.is_over)
         if self._cache is not None and self._cache[0] == key:
@@ -204,18 +237,13 @@ class CoachPanel:
             self._cache = self._review_cache = None
 
     def _update_seats(self, shown: Shown) -> None:
-        """The seats the coach may speak to: the seat shown, or any seat when no human
-        plays or the game is over."""
+        """Offer the seats the coach may speak for (:meth:`seats`) in the seat picker."""
         view = shown.view
         assert view is not None
-        humans = [s for s in range(view.num_players) if self.app.is_human(s)]
-        if view.is_over or not humans:
-            seats = list(range(view.num_players))
-        else:
-            seats = [shown.viewer if shown.viewer is not None else humans[0]]
+        seats = self.seats(shown)
         options = [(f"{s + 1} {view.names[s]}", s) for s in seats]
         if list(self.seat.options) != options:
-            keep = self.seat.value if self.seat.value in seats else seats[0]
+            keep = self.seat.value if self.seat.value in seats else (seats[0] if seats else None)
             self._updating = True
             try:
                 self.seat.options = options
