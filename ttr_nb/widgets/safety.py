@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import io
 import itertools
 import logging
 import sys
@@ -23,14 +24,39 @@ import ipywidgets as widgets
 F = TypeVar("F", bound=Callable[..., Any])
 
 log = logging.getLogger("ttr_nb.app")
-if not log.handlers:
-    # The kernel's real standard error reaches the server log; sys.stderr may be
-    # redirected into the page by ipykernel.
-    _handler = logging.StreamHandler(sys.__stderr__)
-    _handler.setFormatter(logging.Formatter("ttr-nb %(levelname)s %(message)s"))
-    log.addHandler(_handler)
-    log.setLevel(logging.INFO)
-    log.propagate = False
+
+
+def server_log_stream() -> Any:
+    """Where the kernel's log lines reach the server's log and never the page.
+
+    ipykernel sends whatever is written to ``sys.stderr`` to the page, and by default it also
+    sends what is written to file descriptor 2 (``sys.__stderr__`` included): it points that
+    descriptor at a pipe it forwards to the page *and* to a copy of the original descriptor.
+    The copy is the server's log; outside a kernel (a script, the static site) it is
+    ``sys.__stderr__``.
+    """
+    original = getattr(sys.stderr, "_original_stdstream_copy", None)
+    if isinstance(original, int):
+        return io.TextIOWrapper(
+            io.FileIO(original, "w", closefd=False), line_buffering=True, errors="replace"
+        )
+    return sys.__stderr__
+
+
+def send_logs_to_server_log() -> None:
+    """Every ``ttr_nb`` module's log records go to the server's log only (once per kernel)."""
+    package = logging.getLogger("ttr_nb")
+    if any(getattr(h, "ttr_server_log", False) for h in package.handlers):
+        return
+    handler = logging.StreamHandler(server_log_stream())
+    handler.ttr_server_log = True  # type: ignore[attr-defined]
+    handler.setFormatter(logging.Formatter("ttr-nb %(levelname)s %(name)s: %(message)s"))
+    package.addHandler(handler)
+    package.setLevel(logging.INFO)
+    package.propagate = False  # nothing reaches the root logger, nor Python's last resort
+
+
+send_logs_to_server_log()
 
 _numbers = itertools.count(1)
 
