@@ -32,13 +32,12 @@ app: setup
 	$(BIN)/voila notebooks/app.ipynb --no-browser --Voila.ip=$(HOST) --port=$(PORT) \
 	  $(if $(WARM),--ClassroomKernelManager.warm_kernels=$(WARM))
 
-# The teacher's page over every shared table (same store as the app), on its own port. The
-# key is a phrase the teacher chooses, kept in the environment, never in the repository.
+# The teacher's page over every shared table (same store as the app), on its own port, behind
+# Jupyter Server's login: it prints a link with a fresh token (or takes TTR_TEACHER_TOKEN, or
+# TTR_TEACHER_PASSWORD_HASH, from the environment; never from the repository).
 TEACHER_PORT ?= 8867
 teacher: setup
-	@test -n "$$TTR_TEACHER_KEY" || { echo "Choose a teacher key first: TTR_TEACHER_KEY='a phrase of yours' make teacher"; exit 2; }
-	@echo "ttr-nb teacher's page: http://$(HOST):$(TEACHER_PORT)/  (Ctrl-C stops it)"
-	$(BIN)/voila notebooks/teacher.ipynb --no-browser --Voila.ip=$(HOST) --port=$(TEACHER_PORT) \
+	$(BIN)/python -m ttr_nb.teacher_server --host $(HOST) --port $(TEACHER_PORT) -- \
 	  --ClassroomKernelManager.warm_kernels=1
 
 # A class arriving: VISITORS real Chromium pages within SPREAD seconds, then the server alone

@@ -250,19 +250,22 @@ def serving(
     log_name: str = "voila.log",
     warm: int = 2,
     env: dict[str, str] | None = None,
+    teacher: bool = False,
 ) -> Iterator[Voila]:
     """A Voilà server for ``notebooks/<notebook>`` on a free port of 127.0.0.1, with the
     repository's voila.json (``warm`` kernels, not the 30 of a class; ``env`` added to the
-    server's environment, which its kernels inherit); stopped on leaving."""
+    server's environment, which its kernels inherit); stopped on leaving. ``teacher``:
+    the teacher's server (``make teacher``: Jupyter Server's login; its token from ``env``)."""
     ARTIFACTS.mkdir(exist_ok=True)
     port = _free_port()
     log = ARTIFACTS / log_name
-    cmd = [sys.executable, "-m", "voila", f"notebooks/{notebook}", "--no-browser"]
-    cmd += [
-        "--Voila.ip=127.0.0.1",
-        f"--port={port}",
-        f"--ClassroomKernelManager.warm_kernels={warm}",
-    ]
+    warm_option = f"--ClassroomKernelManager.warm_kernels={warm}"
+    if teacher:
+        cmd = [sys.executable, "-m", "ttr_nb.teacher_server", "--port", str(port)]
+        cmd += ["--notebook", f"notebooks/{notebook}", "--", warm_option]
+    else:
+        cmd = [sys.executable, "-m", "voila", f"notebooks/{notebook}", "--no-browser"]
+        cmd += ["--Voila.ip=127.0.0.1", f"--port={port}", warm_option]
     with open(log, "w") as out:
         started = time.monotonic()
         proc = subprocess.Popen(

@@ -35,7 +35,7 @@ from ttr_nb import load_map
 MAX_ACTIONS = 600  # a 3-player USA game takes about 200 actions
 
 
-TEACHER_KEY = "a key for the tests only"
+TEACHER_TOKEN = "a-token-for-the-tests-only-0123456789-abcdef"
 
 
 @pytest.fixture(scope="module")
@@ -51,8 +51,8 @@ def server(tables_url: str) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def teacher_server(tables_url: str) -> Iterator[str]:
-    env = {"TTR_TABLES_URL": tables_url, "TTR_TEACHER_KEY": TEACHER_KEY}
-    with serving("teacher.ipynb", "voila-teacher.log", warm=1, env=env) as v:
+    env = {"TTR_TABLES_URL": tables_url, "TTR_TEACHER_TOKEN": TEACHER_TOKEN}
+    with serving("teacher.ipynb", "voila-teacher.log", warm=1, env=env, teacher=True) as v:
         yield v.url
 
 
@@ -291,18 +291,12 @@ def test_one_seat_never_receives_another_seats_tickets(server, browsers):
 
 
 def test_the_teachers_page_lists_watches_and_exports(teacher_server, browsers):
-    """After the tests above: one finished table and one running. The teacher's page asks
-    for the key, lists both, shows the finished game's end screen and exports the results."""
+    """After the tests above: one finished table and one running. The teacher opens the
+    link with the server's token; the page lists both tables, shows the finished game's end
+    screen and exports the results."""
     page = browsers[2].new_page()
-    page.goto(teacher_server, wait_until="domcontentloaded", timeout=60_000)
-    page.locator(".ttr-teacher-key input").wait_for(timeout=90_000)
-    page.locator(".ttr-teacher-key input").fill("not the key")
-    page.locator(".ttr-teacher-open").click()
-    wait_text(page, ".ttr-teacher-key-note", "not this server's teacher key")
-    assert not page.locator(".ttr-teacher-table").count()
-    page.locator(".ttr-teacher-key input").fill(TEACHER_KEY)
-    page.locator(".ttr-teacher-open").click()
-    page.locator(".ttr-teacher-table").wait_for(timeout=WAIT_MS)
+    page.goto(f"{teacher_server}?token={TEACHER_TOKEN}", wait_until="domcontentloaded")
+    page.locator(".ttr-teacher-table").wait_for(timeout=90_000)
     listing = page.locator(".ttr-teacher-table").inner_text()
     assert "over" in listing and "playing" in listing and "Cleo" in listing
     picker = page.locator(".ttr-teacher-picker select")
@@ -322,3 +316,44 @@ def test_the_teachers_page_lists_watches_and_exports(teacher_server, browsers):
     link.wait_for(timeout=WAIT_MS)
     assert link.get_attribute("href").startswith("data:text/csv;base64,")
     shoot(page, "teacher-page.png")
+
+
+def _http(url: str, headers: dict[str, str] | None = None, method: str = "GET") -> tuple[int, str]:
+    """Status and body (or, for a redirect, where it leads) of one request, not followed."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    path = parts.path + (f"?{parts.query}" if parts.query else "")
+    conn.request(method, path, headers=headers or {})
+    response = conn.getresponse()
+    body = response.read().decode("utf-8", "replace")
+    conn.close()
+    return response.status, response.getheader("Location") or body
+
+
+def test_a_stranger_at_the_teachers_port_reaches_no_kernel(teacher_server):
+    """Issue 39: the teacher's server is behind Jupyter Server's login. Without the token a
+    visitor gets the login form, never the page nor a kernel, so there is no widget to
+    forge a message to; a wrong token is the same; the kernels' API and websocket say 403."""
+    status, where = _http(teacher_server)
+    assert status == 302 and where.startswith("/login")
+    status, where = _http(f"{teacher_server}?token=not-the-token-{'x' * 40}")
+    assert status == 302 and where.startswith("/login")
+    status, body = _http(f"{teacher_server}login")
+    assert status == 200 and "password" in body.lower() and "ttr-teacher" not in body
+    for method in ("GET", "POST"):
+        status, _ = _http(f"{teacher_server}api/kernels", method=method)
+        assert status in (302, 403, 405), (method, status)
+    upgrade = {
+        "Connection": "Upgrade",
+        "Upgrade": "websocket",
+        "Sec-WebSocket-Version": "13",
+        "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+        "Origin": teacher_server.rstrip("/"),
+    }
+    status, _ = _http(
+        f"{teacher_server}api/kernels/{'0' * 8}-0000-0000-0000-{'0' * 12}/channels", upgrade
+    )
+    assert status == 403

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import ipywidgets as widgets
 import pytest
 
 pytest.importorskip("ipycanvas")
@@ -68,10 +69,15 @@ def tick(*pages: GameApp) -> None:
 def widget_state_text(app: GameApp) -> str:
     """Everything the page's widgets would send to its browser, as one string: the state of
     every widget reachable from the app's root, as the page receives it."""
+    return reachable_state_text(app.widget)
+
+
+def reachable_state_text(root: Any) -> str:
+    """The state of every widget reachable from ``root``, as one string."""
     from ipywidgets.widgets.widget import _instances
 
     seen: set[str] = set()
-    todo = [app.widget.model_id]
+    todo = [root.model_id]
     states = []
     while todo:
         model_id = todo.pop()
@@ -183,33 +189,61 @@ def test_leaving_a_table_and_coming_back_by_seat_code(store):
 
 
 # ------------------------------------------------------------------ the teacher's page
-def test_the_teachers_page_needs_the_key_and_lists_every_table(store):
-    from ttr_nb.widgets.teacher import TeacherPage
+def teacher_page(store: TableStore) -> Any:
+    """The teacher's page in a kernel the teacher's server vouched for."""
+    from ttr_nb.widgets.teacher import TeacherAccess, TeacherPage
 
+    return TeacherPage(access=TeacherAccess(True, "token"), store_factory=lambda: store)
+
+
+def test_the_teachers_page_lists_every_table(store):
     ann = page(store)
     code = open_table(ann, ["human", "human", "greedy"])
-    locked = TeacherPage(key="", store_factory=lambda: store)
-    assert locked.key_button.disabled and "no teacher key" in locked.key_note.text
-    teacher = TeacherPage(key="blue whale", store_factory=lambda: store)
-    teacher.key_box.value = "red whale"
-    assert not teacher.unlock() and teacher.tables_html.value == ""
-    teacher.key_box.value = "blue whale"
-    assert teacher.unlock()
+    teacher = teacher_page(store)
     listing = teacher.tables_html.value
     assert code[:3] in listing and "Ann" in listing and "open" in listing and "free" in listing
+    assert teacher.picker.value == ann.tables.client.table_id  # the only table is picked
     ben = page(store)
     join(ben, code, "Ben", 1)
     teacher.refresh()
     assert "playing" in teacher.tables_html.value and "Ann" in teacher.tables_html.value
 
 
-def test_the_teacher_watches_the_public_table_and_sees_all_at_the_end(store):
+def test_a_teachers_page_the_server_did_not_vouch_for_holds_nothing_a_forged_message_opens(
+    store, monkeypatch
+):
+    """Issue 39: the old page hid its table list behind a layout a browser can change. Now,
+    unless the server says the visitor logged in, no table widget exists: showing every
+    widget (what a forged update does) reveals nothing, and no action does anything."""
     from ttr_nb.widgets.teacher import TeacherPage
 
+    monkeypatch.delenv("TTR_TEACHER_SERVER", raising=False)
+    monkeypatch.delenv("TTR_TEACHER_KEY", raising=False)
+    ann = page(store)
+    code = open_table(ann, ["human", "human", "greedy"])
+    teacher = TeacherPage(store_factory=lambda: store)
+    from ipywidgets.widgets.widget import _instances
+
+    for widget in list(_instances.values()):  # every layout shown, as a forged update would
+        if isinstance(widget, widgets.Layout):
+            widget.display = ""
+    for action in ("refresh", "export"):
+        if hasattr(teacher, action):
+            getattr(teacher, action)()
+    for action in ("close", "switch_coach", "watch"):
+        if hasattr(teacher, action):
+            getattr(teacher, action)(ann.tables.client.table_id)
+    state = reachable_state_text(teacher.widget)
+    assert code[:3] not in state and "Ann" not in state
+    assert "only on the teacher's server" in state
+    info = store.table_by_id(ann.tables.client.table_id)
+    assert info.status == "open" and info.coach
+
+
+def test_the_teacher_watches_the_public_table_and_sees_all_at_the_end(store):
+
     made = store.create_table("usa", ["greedy", "greedy"], None, session="t", seed=5)
-    teacher = TeacherPage(key="k", store_factory=lambda: store)
-    teacher.key_box.value = "k"
-    teacher.unlock()
+    teacher = teacher_page(store)
     teacher.watch(made.table_id)
     app = teacher.app
     tick(app)  # the watching page moves the bots, one move a look
@@ -402,7 +436,6 @@ def test_a_table_opened_for_a_graded_game_has_no_coach(store):
 
 
 def test_the_creator_and_the_teacher_switch_a_tables_coach_during_the_game(store):
-    from ttr_nb.widgets.teacher import TeacherPage
 
     ann = page(store)
     code = open_table(ann, ["human", "human"])
@@ -414,9 +447,7 @@ def test_the_creator_and_the_teacher_switch_a_tables_coach_during_the_game(store
     tick(ann, ben)
     assert ben.coach.toggle.disabled and "switched off" in ben.coach.body.value
     assert ann.tables.coach_button.description == "Let players open the coach"
-    teacher = TeacherPage(key="k", store_factory=lambda: store)
-    teacher.key_box.value = "k"
-    teacher.key_button.click()
+    teacher = teacher_page(store)
     assert "coach off" in teacher.tables_html.value
     teacher.picker.value = ann.tables.client.table_id
     teacher.coach_button.click()

@@ -1,28 +1,31 @@
 """The teacher's page: every table of the class, live; watch, replay, close, export results.
 
-Served by its own Voilà server (``make teacher``), which needs a key chosen by the teacher in
-the environment variable ``TTR_TEACHER_KEY`` (never in the repository): the page asks for it
-before it shows anything. It reads the same table store as the app (``TTR_TABLES_URL``, or
-the default SQLite file).
+Only an authenticated teacher reaches it, and the server decides who that is: the teacher's
+own Voilà server behind Jupyter Server's token or password (``make teacher``,
+:mod:`ttr_nb.teacher_server`), or a JupyterHub service that only the hub's teachers group
+may open. The server tells the page's kernel (:func:`teacher_access`); without that word the
+page builds no table list, no button and no result, so no message a browser sends can
+reveal or do anything here. Every action checks the kernel's access again. It reads the
+same table store as the app (``TTR_TABLES_URL``, or the default SQLite file).
 
 - **Tables**: code, map, players (away ones marked), moves, scores, whose turn, last
   activity; refreshed every few seconds.
 - **Watch a table**: the app itself, as a watcher: the public table while the game runs
-  (board, face-up cards, counts, scores, log), every hand and ticket once it is over; stepping
-  and *Replay* at a chosen speed, for the projector.
-- **Close a table**, and **export the class's results** as CSV (table, player, score by part,
-  tickets done and missed).
+  (board, face-up cards, counts, scores, log; no coach for any seat), every hand and ticket
+  once it is over; stepping and *Replay* at a chosen speed, for the projector.
+- **Close a table**, switch its coach, and **export the class's results** as CSV (table,
+  player, score by part, tickets done and missed once a game is over).
 """
 
 from __future__ import annotations
 
 import base64
-import hmac
 import html
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
@@ -38,7 +41,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-KEY_ENV = "TTR_TEACHER_KEY"
+SERVER_ENV = "TTR_TEACHER_SERVER"  # set by the teacher's server for its kernels
+GROUP_ENV = "TTR_TEACHER_GROUP"  # behind JupyterHub: the hub group of teachers
+DEFAULT_GROUP = "teachers"
 TEACHER_CSS = """<style>
 .ttr-teacher-table { border-collapse: collapse; margin: 6px 0; }
 .ttr-teacher-table th, .ttr-teacher-table td { border-bottom: 1px solid #ddd; padding: 4px 10px;
@@ -46,8 +51,71 @@ TEACHER_CSS = """<style>
 .ttr-teacher-table th { background: #f3efe4; }
 </style>"""
 REFRESH_MS = 3000
-WRONG_KEYS_PER_MINUTE = 5
 MAX_TABLES_LISTED = 200
+NOT_A_TEACHERS_SERVER = (
+    "This page opens only on the teacher's server, which knows who you are: start it with "
+    "make teacher (it prints a link with a private token), or open the teachers' service "
+    "of your JupyterHub. It lists every table of the class, so nothing shows here."
+)
+NOT_A_TEACHER = (
+    "This page is for the hub's {group} group, and {viewer} is not in it: ask the hub's "
+    "administrator to add you."
+)
+
+_hub_viewer: dict[str, Any] = {}
+
+
+def note_hub_viewer(name: str, groups: list[str]) -> None:
+    """Remember who the hub says is viewing (called by the cell that the teacher service's
+    Voilà ``prelaunch_hook`` puts first in the notebook: see :mod:`ttr_nb.hub`)."""
+    _hub_viewer.clear()
+    _hub_viewer.update(name=str(name), groups=[str(g) for g in groups])
+
+
+@dataclass(frozen=True)
+class TeacherAccess:
+    """Whether this kernel serves an authenticated teacher, and in what words to refuse."""
+
+    granted: bool
+    how: str = ""  # "token", "password" or "hub"
+    viewer: str = ""  # behind JupyterHub: the hub user
+    refusal: str = NOT_A_TEACHERS_SERVER
+
+
+def teacher_access(
+    environ: Mapping[str, str] | None = None, hub_viewer: Mapping[str, Any] | None = None
+) -> TeacherAccess:
+    """What the server told this kernel about its visitor (never what the page says).
+
+    The teacher's server (:mod:`ttr_nb.teacher_server`) sets ``TTR_TEACHER_SERVER`` to
+    ``token`` or ``password`` once Jupyter Server's login guards it; the JupyterHub teacher
+    service sets ``hub``, and then the viewer the hub names must be in the teachers group.
+
+    Examples
+    --------
+    >>> teacher_access({}).granted
+    False
+    >>> teacher_access({"TTR_TEACHER_SERVER": "token"}).granted
+    True
+    >>> hub = {"TTR_TEACHER_SERVER": "hub"}
+    >>> teacher_access(hub, {"name": "bob", "groups": ["students"]}).granted
+    False
+    >>> teacher_access(hub, {"name": "alice", "groups": ["teachers"]}).viewer
+    'alice'
+    """
+    env = os.environ if environ is None else environ
+    how = env.get(SERVER_ENV, "")
+    if how in ("token", "password"):
+        return TeacherAccess(True, how)
+    if how == "hub":
+        viewer = dict(_hub_viewer if hub_viewer is None else hub_viewer)
+        group = env.get(GROUP_ENV, "") or DEFAULT_GROUP
+        name = str(viewer.get("name") or "")
+        if name and group in (viewer.get("groups") or []):
+            return TeacherAccess(True, how, name)
+        who = name or "the visitor"
+        return TeacherAccess(False, how, name, NOT_A_TEACHER.format(group=group, viewer=who))
+    return TeacherAccess(False)
 
 
 class TeacherPage:
@@ -55,49 +123,47 @@ class TeacherPage:
 
     Parameters
     ----------
-    key : str, optional
-        The teacher key (default: ``$TTR_TEACHER_KEY``); without one the page says how to
-        set it and shows nothing else.
+    access : TeacherAccess, optional
+        What the server said about the visitor (default: :func:`teacher_access`). Without
+        access the page holds one sentence and nothing else.
     store_factory : callable, optional
         Makes the table store (default: the app's, :func:`ttr_nb.tables.default_url`).
     """
 
     def __init__(
         self,
-        key: str | None = None,
+        access: TeacherAccess | None = None,
         store_factory: Callable[[], TableStore] | None = None,
     ) -> None:
+        from . import panels
         from .safety import CallbackGuard
 
+        self.access = access if access is not None else teacher_access()
         self.guard = CallbackGuard(show_details=False)
-        self._key = key if key is not None else os.environ.get(KEY_ENV, "")
         self._store_factory = store_factory
         self._store: TableStore | None = None
-        self._wrong: list[float] = []
         self.clients: dict[int, TableClient] = {}
         self.app: GameApp | None = None
-        guard = self.guard
-
-        self.key_box = widgets.Password(
-            description="Teacher key:",
-            style={"description_width": "initial"},
-            _dom_classes=["ttr-teacher-key"],
+        title = widgets.HTML(
+            "<div class='ttr-title'><b>Ticket to Ride: the teacher's page</b> "
+            "<span class='ttr-note'>Every table of the class, live.</span></div>"
         )
-        self.key_button = button("Open", "ttr-teacher-open")
-        self.key_button.on_click(guard(lambda _b: self.unlock()))
-        self.key_note = Note("ttr-teacher-key-note")
-        if not self._key:
-            self.key_note.show(
-                f"This server has no teacher key: start it with the environment variable "
-                f"{KEY_ENV} set to a phrase of your choice (make teacher asks for it).",
-                bad=True,
+        style = widgets.HTML(panels.APP_CSS + TEACHER_CSS)
+        if not self.access.granted:
+            # No table widget exists in this kernel: a forged message has nothing to open.
+            self.widget = widgets.VBox(
+                [
+                    style,
+                    title,
+                    widgets.HTML(
+                        f"<div class='ttr-note ttr-bad ttr-teacher-refused'>"
+                        f"{html.escape(self.access.refusal)}</div>"
+                    ),
+                ],
+                _dom_classes=["ttr-app", "ttr-teacher"],
             )
-            self.key_button.disabled = True
-        self.gate = widgets.VBox(
-            [widgets.HBox([self.key_box, self.key_button]), self.key_note.widget],
-            _dom_classes=["ttr-teacher-gate"],
-        )
-
+            return
+        guard = self.guard
         self.tables_html = widgets.HTML(_dom_classes=["ttr-teacher-tables"])
         self.picker = widgets.Dropdown(
             description="Table:", options=[], _dom_classes=["ttr-teacher-picker"]
@@ -115,8 +181,12 @@ class TeacherPage:
         self.guard.listeners.append(lambda summary: self.note.show(summary, bad=True))
         self.timer = browser_timer(REFRESH_MS, "ttr-teacher-timer", guard(lambda: self.refresh()))
         self.watch_box = widgets.VBox(_dom_classes=["ttr-teacher-watch-box"])
-        self.inside = widgets.VBox(
+        who = f" Logged in through the hub as {self.access.viewer}." if self.access.viewer else ""
+        self.widget = widgets.VBox(
             [
+                style,
+                title,
+                widgets.HTML(f"<div class='ttr-note ttr-teacher-who'>{html.escape(who)}</div>"),
                 self.tables_html,
                 widgets.HBox(
                     [self.picker, self.watch_button, self.coach_button, self.close_button],
@@ -126,25 +196,12 @@ class TeacherPage:
                 self.note.widget,
                 self.timer,
                 self.watch_box,
-            ],
-            layout=widgets.Layout(display="none"),
-            _dom_classes=["ttr-teacher-inside"],
-        )
-        from . import panels
-
-        self.widget = widgets.VBox(
-            [
-                widgets.HTML(panels.APP_CSS + TEACHER_CSS),
-                widgets.HTML(
-                    "<div class='ttr-title'><b>Ticket to Ride: the teacher's page</b> "
-                    "<span class='ttr-note'>Every table of the class, live.</span></div>"
-                ),
-                self.gate,
-                self.inside,
                 self.guard.output,
             ],
             _dom_classes=["ttr-app", "ttr-teacher"],
         )
+        self.refresh()
+        self.timer.playing = True
 
     @property
     def store(self) -> TableStore:
@@ -154,32 +211,25 @@ class TeacherPage:
             self._store = open_store(self._store_factory)
         return self._store
 
-    # ------------------------------------------------------------------ the key
-    def unlock(self) -> bool:
-        now = time.monotonic()
-        self._wrong = [t for t in self._wrong if now - t < 60]
-        if len(self._wrong) >= WRONG_KEYS_PER_MINUTE:
-            self.key_note.show("Too many wrong keys: wait a minute.", bad=True)
-            return False
-        typed = self.key_box.value if isinstance(self.key_box.value, str) else ""
-        self.key_box.value = ""
-        if not self._key or not hmac.compare_digest(typed.encode(), self._key.encode()):
-            self._wrong.append(now)
-            self.key_note.show("That is not this server's teacher key.", bad=True)
-            return False
-        self.gate.layout.display = "none"
-        self.inside.layout.display = ""
-        self.refresh()
-        self.timer.playing = True
-        return True
-
     @property
-    def unlocked(self) -> bool:
-        return self.inside.layout.display != "none"
+    def granted(self) -> bool:
+        """Whether the server said this page serves an authenticated teacher (checked by
+        every action; nothing a browser sends can change it)."""
+        return self.access.granted
+
+    def _picked(self, table_id: Any) -> int | None:
+        """The table an action is for, or None after saying what is missing."""
+        if not self.granted:
+            return None
+        if not isinstance(table_id, int):
+            self.note.show("Pick a table in the list first.", bad=True)
+            return None
+        return table_id
 
     # ------------------------------------------------------------------ the list
     def refresh(self) -> None:
-        if not self.unlocked:
+        """Read every table again (the page's timer calls it every few seconds)."""
+        if not self.granted:
             return
         try:
             tables = self.store.list_tables(MAX_TABLES_LISTED)
@@ -195,8 +245,8 @@ class TeacherPage:
         if list(self.picker.options) != options:
             keep = self.picker.value
             self.picker.options = options
-            if keep in [v for _, v in options]:
-                self.picker.value = keep
+            ids = [v for _, v in options]
+            self.picker.value = keep if keep in ids else (ids[0] if ids else None)
 
     def _row(self, info: TableInfo) -> dict[str, Any]:
         from ..maps import load_map
@@ -234,7 +284,8 @@ class TeacherPage:
     # ------------------------------------------------------------------ actions
     def watch(self, table_id: int | None) -> None:
         """Show the table in the app, as a watcher (everything once its game is over)."""
-        if table_id is None or not self.unlocked:
+        table_id = self._picked(table_id)
+        if table_id is None:
             return
         from ..tables.store import Seated
         from .app import GameApp
@@ -250,7 +301,9 @@ class TeacherPage:
         self.note.show(f"Watching table {show_code(info.code)}.")
 
     def close(self, table_id: int | None) -> None:
-        if table_id is None or not self.unlocked:
+        """Close a table for everyone (a finished game stays as it ended)."""
+        table_id = self._picked(table_id)
+        if table_id is None:
             return
         info = self.store.table_by_id(table_id)
         self.store.close_table(table_id, teacher=True)
@@ -259,7 +312,8 @@ class TeacherPage:
 
     def switch_coach(self, table_id: int | None) -> None:
         """Let a table's players open the coach, or switch it off (a graded game)."""
-        if table_id is None or not self.unlocked:
+        table_id = self._picked(table_id)
+        if table_id is None:
             return
         info = self.store.table_by_id(table_id)
         self.store.set_coach(table_id, not info.coach, teacher=True)
@@ -269,7 +323,7 @@ class TeacherPage:
 
     def export(self) -> str:
         """The class's results as CSV, offered as a download link; returns the CSV."""
-        if not self.unlocked:
+        if not self.granted:
             return ""
         from ..tables.results import class_results, results_csv
 
