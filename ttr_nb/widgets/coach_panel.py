@@ -130,9 +130,8 @@ class CoachPanel:
             return
         self.toggle.disabled = False
         self.toggle.description = "Close the coach" if self.toggle.value else "Open the coach"
-        self.seat.layout.display = self.draw_plan.layout.display = (
-            "" if self.toggle.value else "none"
-        )
+        self.draw_plan.layout.display = "" if self.toggle.value else "none"
+        self.seat.layout.display = "" if self.toggle.value and self.seat.options else "none"
         if not self.toggle.value:
             self.body.value = ""
             return
