@@ -8,7 +8,7 @@ SITE_PORT ?= 8000
 SITE_VENV := .venv-site
 
 .PHONY: app teacher test setup lint unit browser-deps db-deps bench-tables notebooks record-notebooks bench bench-load strength digests play clean \
-	site site-serve site-test site-bench npm-deps
+	site site-serve site-test site-bench npm-deps hub-deps
 
 $(BIN)/ttr-nb: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -107,7 +107,12 @@ db-deps:
 	  echo "installing Debian postgresql for the table tests"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql) >/dev/null; }
 
-test: setup lint browser-deps db-deps
+# The JupyterHub test's proxy (configurable-http-proxy, pinned in tests/hub/package-lock.json).
+hub-deps: npm-deps
+	@test -x tests/hub/node_modules/.bin/configurable-http-proxy || \
+	  npm ci --prefix tests/hub --no-audit --no-fund --loglevel=error
+
+test: setup lint browser-deps db-deps hub-deps
 	$(BIN)/python -m pytest -q
 
 # ---- static site: the app (Voici) and the lessons (JupyterLite) on Pyodide, no server

@@ -61,3 +61,8 @@ def game2() -> Any:
     from positions import start  # tests/ is on sys.path once its modules are collected
 
     return start(2)
+
+
+# The JupyterHub test's configuration files are read by JupyterHub and the users' servers,
+# never imported by the tests; its node_modules hold the proxy.
+collect_ignore = ["tests/hub"]

@@ -29,6 +29,7 @@ from browser import (
     sync_api,
     total_moves,
 )
+from table_steps import act, open_forms, wait_text
 
 from ttr_nb import load_map
 
@@ -89,40 +90,8 @@ def open_page(context: Any, url: str, frames: list[bytes | str] | None = None) -
     return page
 
 
-def open_forms(page: Any) -> None:
-    if not page.locator(".ttr-table-open").is_visible():
-        page.locator(".ttr-tables").get_by_text("Play with others").click()
-        page.locator(".ttr-table-open").wait_for(state="visible", timeout=WAIT_MS)
-
-
-def wait_text(page: Any, selector: str, text: str, timeout: int = WAIT_MS) -> None:
-    page.wait_for_function(
-        "([s, t]) => { const e = document.querySelector(s); return e && e.innerText.includes(t); }",
-        arg=[selector, text],
-        timeout=timeout,
-    )
-
-
 def banner(page: Any) -> str:
     return page.locator(".ttr-table-turn").inner_text()
-
-
-def act(page: Any, selector: str) -> None:
-    """Click, answer the app's question if it asks one (its first answer), and wait until
-    the move is made. (The page also redraws when the table changes, so a redraw alone
-    does not tell that the click was answered: the move count does.)"""
-    moves = total_moves(page)
-    page.locator(selector).click()
-    page.wait_for_function(
-        "(n) => Number(document.querySelector('.ttr-status-box [data-total]')"
-        ".getAttribute('data-total')) > n || (document.querySelector('.ttr-prompt') "
-        "&& document.querySelector('.ttr-prompt').offsetParent !== null)",
-        arg=moves,
-        timeout=WAIT_MS,
-    )
-    if total_moves(page) == moves:
-        page.locator(".ttr-prompt-choices input").first.check()
-        act(page, "button.ttr-prompt-ok")
 
 
 def play_turn(page: Any) -> None:

@@ -2,8 +2,9 @@
 
 Only an authenticated teacher reaches it, and the server decides who that is: the teacher's
 own Voilà server behind Jupyter Server's token or password (``make teacher``,
-:mod:`ttr_nb.teacher_server`), or a JupyterHub service that only the hub's teachers group
-may open. The server tells the page's kernel (:func:`teacher_access`); without that word the
+:mod:`ttr_nb.teacher_server`), or, on JupyterHub, the teacher's own single-user server,
+which the hub opens to its owner only, for a member of the hub's teachers group. The server
+(or the hub) tells the page's kernel (:func:`teacher_access`); without that word the
 page builds no table list, no button and no result, so no message a browser sends can
 reveal or do anything here. Every action checks the kernel's access again. It reads the
 same table store as the app (``TTR_TABLES_URL``, or the default SQLite file).
@@ -44,6 +45,7 @@ log = logging.getLogger(__name__)
 SERVER_ENV = "TTR_TEACHER_SERVER"  # set by the teacher's server for its kernels
 GROUP_ENV = "TTR_TEACHER_GROUP"  # behind JupyterHub: the hub group of teachers
 DEFAULT_GROUP = "teachers"
+HUB_TIMEOUT_S = 5.0
 TEACHER_CSS = """<style>
 .ttr-teacher-table { border-collapse: collapse; margin: 6px 0; }
 .ttr-teacher-table th, .ttr-teacher-table td { border-bottom: 1px solid #ddd; padding: 4px 10px;
@@ -54,22 +56,15 @@ REFRESH_MS = 3000
 MAX_TABLES_LISTED = 200
 NOT_A_TEACHERS_SERVER = (
     "This page opens only on the teacher's server, which knows who you are: start it with "
-    "make teacher (it prints a link with a private token), or open the teachers' service "
-    "of your JupyterHub. It lists every table of the class, so nothing shows here."
+    "make teacher (it prints a link with a private token), or open it in your own server on "
+    "the class's JupyterHub if you are in its teachers group. It lists every table of the "
+    "class, so nothing shows here."
 )
 NOT_A_TEACHER = (
     "This page is for the hub's {group} group, and {viewer} is not in it: ask the hub's "
     "administrator to add you."
 )
-
-_hub_viewer: dict[str, Any] = {}
-
-
-def note_hub_viewer(name: str, groups: list[str]) -> None:
-    """Remember who the hub says is viewing (called by the cell that the teacher service's
-    Voilà ``prelaunch_hook`` puts first in the notebook: see :mod:`ttr_nb.hub`)."""
-    _hub_viewer.clear()
-    _hub_viewer.update(name=str(name), groups=[str(g) for g in groups])
+HUB_UNREACHABLE = "The hub could not tell who you are just now: reload the page in a moment."
 
 
 @dataclass(frozen=True)
@@ -77,19 +72,47 @@ class TeacherAccess:
     """Whether this kernel serves an authenticated teacher, and in what words to refuse."""
 
     granted: bool
-    how: str = ""  # "token", "password" or "hub"
+    how: str = ""  # "token" or "password" (the teacher's server), or "hub"
     viewer: str = ""  # behind JupyterHub: the hub user
     refusal: str = NOT_A_TEACHERS_SERVER
 
 
+def hub_user(environ: Mapping[str, str]) -> dict[str, Any] | None:
+    """Who owns this kernel's server, as the hub says (name and groups), or None when it
+    runs under no hub. A single-user server's kernel has the hub's address and the server's
+    own API token in its environment; only the owner (and the hub's admins) reach the server.
+
+    Raises
+    ------
+    OSError
+        When the hub does not answer within ``HUB_TIMEOUT_S``.
+    """
+    url = environ.get("JUPYTERHUB_API_URL", "")
+    token = environ.get("JUPYTERHUB_API_TOKEN", "")
+    if not url or not token or not environ.get("JUPYTERHUB_USER"):
+        return None
+    import json
+    import urllib.request
+
+    request = urllib.request.Request(
+        url.rstrip("/") + "/user", headers={"Authorization": f"token {token}"}
+    )
+    with urllib.request.urlopen(request, timeout=HUB_TIMEOUT_S) as answer:
+        data = json.loads(answer.read().decode("utf-8"))
+    return data if isinstance(data, dict) else None
+
+
 def teacher_access(
-    environ: Mapping[str, str] | None = None, hub_viewer: Mapping[str, Any] | None = None
+    environ: Mapping[str, str] | None = None,
+    ask_hub: Callable[[Mapping[str, str]], dict[str, Any] | None] = hub_user,
 ) -> TeacherAccess:
     """What the server told this kernel about its visitor (never what the page says).
 
     The teacher's server (:mod:`ttr_nb.teacher_server`) sets ``TTR_TEACHER_SERVER`` to
-    ``token`` or ``password`` once Jupyter Server's login guards it; the JupyterHub teacher
-    service sets ``hub``, and then the viewer the hub names must be in the teachers group.
+    ``token`` or ``password`` once Jupyter Server's login guards it. Under JupyterHub the
+    page runs in its viewer's own server, which the hub opens to its owner only: the hub
+    names the owner and their groups, and the teachers group (``TTR_TEACHER_GROUP``,
+    default ``teachers``) may use the page.
 
     Examples
     --------
@@ -97,25 +120,31 @@ def teacher_access(
     False
     >>> teacher_access({"TTR_TEACHER_SERVER": "token"}).granted
     True
-    >>> hub = {"TTR_TEACHER_SERVER": "hub"}
-    >>> teacher_access(hub, {"name": "bob", "groups": ["students"]}).granted
-    False
-    >>> teacher_access(hub, {"name": "alice", "groups": ["teachers"]}).viewer
+    >>> bob = lambda _env: {"name": "bob", "groups": ["students"]}
+    >>> teacher_access({}, ask_hub=bob).refusal.split(":")[0]
+    "This page is for the hub's teachers group, and bob is not in it"
+    >>> alice = lambda _env: {"name": "alice", "groups": ["teachers"]}
+    >>> teacher_access({}, ask_hub=alice).viewer
     'alice'
     """
     env = os.environ if environ is None else environ
     how = env.get(SERVER_ENV, "")
     if how in ("token", "password"):
         return TeacherAccess(True, how)
-    if how == "hub":
-        viewer = dict(_hub_viewer if hub_viewer is None else hub_viewer)
-        group = env.get(GROUP_ENV, "") or DEFAULT_GROUP
-        name = str(viewer.get("name") or "")
-        if name and group in (viewer.get("groups") or []):
-            return TeacherAccess(True, how, name)
-        who = name or "the visitor"
-        return TeacherAccess(False, how, name, NOT_A_TEACHER.format(group=group, viewer=who))
-    return TeacherAccess(False)
+    try:
+        user = ask_hub(env)
+    except (OSError, ValueError):
+        log.exception("teacher's page: the hub did not say who the visitor is")
+        return TeacherAccess(False, "hub", refusal=HUB_UNREACHABLE)
+    if user is None:
+        return TeacherAccess(False)
+    group = env.get(GROUP_ENV, "") or DEFAULT_GROUP
+    name = str(user.get("name") or "")
+    groups = user.get("groups") or []
+    if name and isinstance(groups, list) and group in groups:
+        return TeacherAccess(True, "hub", name)
+    refusal = NOT_A_TEACHER.format(group=group, viewer=name or "this user")
+    return TeacherAccess(False, "hub", name, refusal)
 
 
 class TeacherPage:
