@@ -9,6 +9,7 @@ refused with its name, the JSON path and the reason.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -19,7 +20,18 @@ from typing import Any, NoReturn
 from .errors import MapFormatError
 from .validation import schema_checker
 
-MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
+
+def _maps_dir() -> Path:
+    """The shipped maps: ``maps/`` beside the package (a checkout, an editable install, the
+    static site's wheel), else where a regular install puts them, ``<prefix>/share/ttr-nb/maps``
+    (``pyproject.toml``'s data files: an image whose home folder is a volume keeps them)."""
+    beside = Path(__file__).resolve().parent.parent / "maps"
+    if (beside / "schema.json").exists():
+        return beside
+    return Path(sys.prefix) / "share" / "ttr-nb" / "maps"
+
+
+MAPS_DIR = _maps_dir()
 SCHEMA_PATH = MAPS_DIR / "schema.json"
 
 NO_FLAGS: Mapping[str, str] = MappingProxyType({})
