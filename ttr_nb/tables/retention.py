@@ -159,19 +159,34 @@ def expired(conn: Connection, now: float, keep_s: float) -> list[int]:
     )
 
 
-def oldest_inactive(conn: Connection, now: float, count: int) -> list[int]:
-    """The ``count`` least recently active tables that are over, closed or idle for a day
-    (what goes first when the store is full)."""
-    return list(
-        conn.execute(
-            sa.select(tables_t.c.id)
-            .where(
-                sa.or_(
-                    tables_t.c.status.in_(("over", "closed")),
-                    tables_t.c.updated < now - IDLE_S,
-                )
-            )
-            .order_by(tables_t.c.updated)
-            .limit(count)
-        ).scalars()
+def to_free(conn: Connection, now: float, excess: int) -> list[int]:
+    """The least recently active tables that are over, closed or idle for a day (what goes
+    first when the store is full), as few as free ``excess`` bytes of data (or all)."""
+    size = sa.func.coalesce(
+        sa.func.sum(
+            sa.func.length(moves_t.c.action)
+            + sa.func.coalesce(sa.func.length(moves_t.c.why), 0)
+            + ROW_BYTES
+        ),
+        0,
     )
+    rows = conn.execute(
+        sa.select(tables_t.c.id, size)
+        .select_from(tables_t.outerjoin(moves_t, moves_t.c.table_id == tables_t.c.id))
+        .where(
+            sa.or_(
+                tables_t.c.status.in_(("over", "closed")),
+                tables_t.c.updated < now - IDLE_S,
+            )
+        )
+        .group_by(tables_t.c.id, tables_t.c.updated)
+        .order_by(tables_t.c.updated)
+        .limit(10 * PURGE_BATCH)
+    ).all()
+    chosen, freed = [], 0
+    for table_id, moves_bytes in rows:
+        if freed >= excess:
+            break
+        chosen.append(table_id)
+        freed += int(moves_bytes) + 8 * ROW_BYTES  # the table and its seats
+    return chosen

@@ -36,6 +36,9 @@ tables_t = sa.Table(
     sa.Column("updated", sa.Float, nullable=False, index=True),  # retention, the teacher's list
     sa.Column("bot_lease", sa.String(64)),
     sa.Column("bot_lease_until", sa.Float),
+    # Never give a deleted table's id to a new one (SQLite would reuse the highest): a page
+    # still showing the old table must not find another there.
+    sqlite_autoincrement=True,
 )
 
 seats_t = sa.Table(
@@ -85,15 +88,24 @@ def create_schema(engine: Engine) -> None:
     """Make the tables that are missing, and bring a database made by an earlier version up
     to date (the move log's ``why``, the index on ``updated``; the old wrong-code table goes:
     :data:`events_t` counts wrong codes now)."""
-    metadata.create_all(engine)
-    present = {c["name"] for c in sa.inspect(engine).get_columns("ttr_moves")}
-    with engine.begin() as conn:
-        if "why" not in present:
-            conn.exec_driver_sql("ALTER TABLE ttr_moves ADD COLUMN why TEXT")
-        conn.exec_driver_sql(
-            "CREATE INDEX IF NOT EXISTS ix_ttr_tables_updated ON ttr_tables (updated)"
-        )
-        conn.exec_driver_sql("DROP TABLE IF EXISTS ttr_wrong_codes")
+    # Only what is missing is written: a read-only store opens (and shows its tables) too.
+    inspector = sa.inspect(engine)
+    existing = set(inspector.get_table_names())
+    if not {t.name for t in metadata.sorted_tables} <= existing:
+        metadata.create_all(engine)
+    present = {c["name"] for c in inspector.get_columns("ttr_moves")}
+    indexes = {i["name"] for i in inspector.get_indexes("ttr_tables")}
+    changes = []
+    if "why" not in present:
+        changes.append("ALTER TABLE ttr_moves ADD COLUMN why TEXT")
+    if "ix_ttr_tables_updated" not in indexes:
+        changes.append("CREATE INDEX IF NOT EXISTS ix_ttr_tables_updated ON ttr_tables (updated)")
+    if "ttr_wrong_codes" in existing:
+        changes.append("DROP TABLE ttr_wrong_codes")
+    if changes:
+        with engine.begin() as conn:
+            for change in changes:
+                conn.exec_driver_sql(change)
 
 
 def make_engine(url: str, timeout_s: float = STATEMENT_TIMEOUT_S) -> Engine:

@@ -312,14 +312,15 @@ class TableStore(TableAdmin):
     def _check_size(self, conn: Connection, now: float) -> None:
         """Past the size bound, the oldest finished, closed or idle tables go; if that is
         not enough, no new table."""
-        for _ in range(50):
+        size, _tables, _moves = retention.data_bytes(conn)
+        if size < self.max_bytes:
+            return
+        # Free a tenth of the bound more than needed, so that not every new table purges.
+        excess = size - self.max_bytes + self.max_bytes // 10
+        if retention.delete_tables(conn, retention.to_free(conn, now, excess)):
             size, _tables, _moves = retention.data_bytes(conn)
             if size < self.max_bytes:
                 return
-            if not retention.delete_tables(
-                conn, retention.oldest_inactive(conn, now, retention.PURGE_BATCH)
-            ):
-                break
         raise StoreFullError(
             f"the table store is full (its data reached the {self.max_bytes / 1e6:,.0f} MB "
             "this server allows): no new table can be opened until the games being played "
