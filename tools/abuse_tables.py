@@ -4,8 +4,8 @@ Each scenario drives the real store (a SQLite file, or a throwaway PostgreSQL se
 ``tools/pg_server.py``) the way pages do, with the real clock, and prints one line:
 
 ``lockout``
-    Guesser pages on a few addresses send ``--wrong`` wrong codes as fast as they can
-    (today's attack was 200 a minute), then honest pages try the right code: one on
+    40 guesser pages on 10 addresses send ``--wrong`` wrong codes as fast as they can
+    (issue 39's attack was 200 a minute), then honest pages try the right code: one on
     another address, one on a guesser's address (a class behind one NAT).
 ``flood``
     One page clicks *Open the table* for ``--seconds`` (then: reloading pages from one
@@ -14,7 +14,7 @@ Each scenario drives the real store (a SQLite file, or a throwaway PostgreSQL se
     One page takes every free seat it can, at tables of 4 opened by others.
 ``race``
     ``--crowd`` pages (PostgreSQL, a connection each, one address) guess at the same moment,
-    3 codes each: how many checks went through, against the limit in force.
+    5 codes each: how many checks went through, against the limit in force.
 ``frozen``
     The PostgreSQL server is stopped (SIGSTOP, postmaster and backends): how long a page's
     poll waits before the page has a sentence to show (at most 30 s are waited).
@@ -82,7 +82,7 @@ def lockout(url: str, wrong: int) -> str:
     started = time.monotonic()
     for n in range(wrong):
         try:
-            store.table("AAA AAA", page=f"guesser-{n % 10}", **who(f"203.0.113.{n % 4}"))
+            store.table("AAA AAA", page=f"guesser-{n % 40}", **who(f"203.0.113.{n % 10}"))
             checked += 1
         except TableError as exc:
             if "no table has this code" in str(exc):
@@ -102,7 +102,7 @@ def lockout(url: str, wrong: int) -> str:
             outcomes.append(f"{label}: refused ({str(exc)[:40]}…)")
     store.dispose()
     return (
-        f"lockout: {wrong} wrong codes from 10 pages on 4 addresses in {took:.1f} s: "
+        f"lockout: {wrong} wrong codes from 40 pages on 10 addresses in {took:.1f} s: "
         f"{checked} checked, {refused} refused; " + "; ".join(outcomes)
     )
 
@@ -181,7 +181,7 @@ def race(url: str, crowd: int) -> str:
     def page(n: int) -> None:
         checked = 0
         barrier.wait()
-        for _ in range(3):
+        for _ in range(5):
             try:
                 stores[n].table("AAA AAA", page=f"crowd-{n}", **who("203.0.113.77"))
                 checked += 1
@@ -198,7 +198,7 @@ def race(url: str, crowd: int) -> str:
         s.dispose()
     limit = "20 a minute per address" if has_address() else "200 a minute for the server"
     return (
-        f"race: {crowd} pages guessing at once, 3 codes each ({3 * crowd}): "
+        f"race: {crowd} pages guessing at once, 5 codes each ({5 * crowd}): "
         f"{sum(counts)} checked, limit {limit}"
     )
 
