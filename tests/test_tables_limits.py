@@ -189,7 +189,9 @@ def test_the_creator_and_the_teacher_free_a_seat_whose_player_never_moved(store)
     with pytest.raises(SeatError, match="Ann has moved"):
         store.free_seat(made.table_id, 0, teacher=True)
     store.free_seat(made.table_id, 1, teacher=True)
+    shown = ann.game  # the page holds this game: it is renamed in place
     ann.sync()
+    assert ann.game is shown and shown.state.players[1].name == "Seat 2"
     assert ann.game.names == ["Ann", "Seat 2", "Cleo"] and len(ann.game.history) == 1
     assert not ann.my_turn and ann.info.seats[1].free
     dan = store.join(made.code, "Dan", 1, session="dan")
@@ -273,3 +275,23 @@ def test_settings_reach_the_store_from_the_environment(monkeypatch, tmp_path: Pa
     store = TableStore(f"sqlite:///{tmp_path / 't.sqlite'}")
     assert store.retention_s == 7 * 86400 and store.max_bytes == 12_000_000
     store.dispose()
+
+
+def test_the_creators_page_frees_a_squatted_seat(tmp_path):
+    pytest.importorskip("ipycanvas")
+    from test_widgets_tables import join, open_table, page, tick
+
+    store = TableStore(f"sqlite:///{tmp_path / 't.sqlite'}")
+    ann, sam = page(store), page(store)
+    code = open_table(ann, ["human", "human", "human"])
+    join(sam, code, "Sam", 1)
+    tick(ann)
+    panel = ann.tables
+    panel.creator_seat.value = 1
+    panel.free_seat_button.click()
+    assert "Seat 2 is free again" in panel.table_note.text, panel.table_note.text
+    assert store.table_by_id(panel.client.table_id).seats[1].free
+    tick(sam)  # Sam's page learns it at its next heartbeat
+    sam.tables._last_heartbeat = 0.0
+    tick(sam)
+    assert "freed" in sam.tables.table_note.text

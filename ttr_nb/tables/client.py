@@ -100,12 +100,26 @@ class TableClient:
         if info.status == "open" and self.game is None:
             self.seen_version = info.version
             return []
+        renamed = None
         if self.game is not None and list(self.game.names) != info.names:
             # A seat changed hands during the game (freed, joined, given to a bot): the
-            # game is the same, its players' names are not. Replay it under the new ones.
-            self.game = None
+            # game is the same, its players' names are not. Replay it under the new ones,
+            # into the same Game object (the page holds it).
+            renamed, self.game = self.game, None
         if self.game is None:
             self.game = new_game(load_map(info.map), info.names, info.seed)
+        try:
+            new = self._replay(info)
+        finally:
+            if renamed is not None:
+                renamed.__dict__.update(self.game.__dict__)
+                self.game = renamed
+        self.seen_version = info.version  # only once every move up to it is in the game
+        return new
+
+    def _replay(self, info: TableInfo) -> list[Move]:
+        """Apply the table's moves this client's game has not made yet."""
+        assert self.game is not None
         new = self.store.moves(self.table_id, after=len(self.game.history))
         now = time.time()
         for move in new:
@@ -130,7 +144,6 @@ class TableClient:
             self.seen_at.setdefault(move.number, now)
             if move.why is not None:
                 self.whys[move.number] = move.why
-        self.seen_version = info.version  # only once every move up to it is in the game
         return new
 
     # ------------------------------------------------------------------ acting

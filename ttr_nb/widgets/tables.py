@@ -734,6 +734,8 @@ class TablePlay:
         changed = client.seen_version != before or client.info.status != status_before
         if new or bot_moves or changed or force:
             self.app.table_moved(moves_before)
+            if client.game is None:  # no board to redraw yet: the seats and buttons still
+                self.render()
 
     # ------------------------------------------------------------------ what the page shows
     def render(self) -> None:
