@@ -1,19 +1,18 @@
 """Shared tables (issue 24): the store and its clients, on SQLite and on a real PostgreSQL.
 
 Every test runs on both stores: one SQLite file (the embedded default), and a PostgreSQL
-server that the test session starts from Debian's package (``tools/pg_server.py``).
+server that the test session starts from Debian's package (``tools/pg_server.py``; the
+fixtures are in ``tables_fixtures.py``). Limits, faults, exports and names: test_tables_*.py.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from tables_fixtures import REPO, postgres_url, store
 
 from ttr_nb import DrawBlind, Game
 from ttr_nb.errors import (
@@ -30,54 +29,6 @@ from ttr_nb.errors import (
 from ttr_nb.tables import TableStore, show_code
 from ttr_nb.tables.client import TableClient
 from ttr_nb.tables.store import AWAY_AFTER_S, WRONG_CODES_PER_PAGE
-
-REPO = Path(__file__).resolve().parent.parent
-
-
-def _pg_server() -> Any:
-    spec = importlib.util.spec_from_file_location("pg_server", REPO / "tools" / "pg_server.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    pg = _pg_server()
-    if pg.postgres_bin() is None:
-        pytest.fail("PostgreSQL is not installed: `make test` installs it (make db-deps)")
-    with pg.temporary_postgres() as url:
-        yield url
-
-
-class Clock:
-    """A clock the tests move by hand (away detection, leases, rate limits)."""
-
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TableStore]:
-    clock = Clock()
-    if request.param == "sqlite":
-        made = TableStore(f"sqlite:///{tmp_path / 'tables.sqlite'}", clock=clock)
-    else:
-        made = TableStore(request.getfixturevalue("postgres_url"), clock=clock)
-    made.test_clock = clock  # type: ignore[attr-defined]
-    yield made
-    if request.param == "postgresql":  # one server for the session: empty it
-        import sqlalchemy as sa
-
-        from ttr_nb.tables.schema import metadata
-
-        with made.engine.begin() as conn:
-            for table in reversed(metadata.sorted_tables):
-                conn.execute(sa.delete(table))
-    made.dispose()
 
 
 def three_seats(store: TableStore) -> tuple[Any, Any]:

@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ttr_nb.actions import action_to_dict  # noqa: E402
 from ttr_nb.errors import StaleMoveError, TableError  # noqa: E402
-from ttr_nb.tables import TableStore  # noqa: E402
+from ttr_nb.tables import Limits, TableStore  # noqa: E402
 from ttr_nb.tables.client import TableClient  # noqa: E402
 
 MOVES_PER_GAME_AT_LEAST = 60  # random games last longer: tables made ready per group follow
@@ -57,7 +57,9 @@ def prepare(
 ) -> list[list[list[dict[str, Any]]]]:
     """For each group, enough full tables for its quota of moves; per table, each seat's
     secrets."""
-    store = TableStore(url)
+    # One process opens every table of the run: no per-page or per-address caps here
+    # (tools/abuse_tables.py measures those).
+    store = TableStore(url, limits=Limits.off())
     groups = []
     for g, size in enumerate(sizes):
         tables = []

@@ -115,3 +115,50 @@ class TooManyAttemptsError(TableError):
 
 class SeatElsewhereError(TableError):
     """The seat is now open in another tab or on another device."""
+
+
+class CorruptMoveError(TableError):
+    """A stored move of a table cannot be read or replayed (damaged in the database).
+
+    Attributes
+    ----------
+    table_id : int
+        The table's id in the store.
+    code : str or None
+        The table's join code, when known.
+    number : int
+        The damaged move's number (the game stops after move ``number - 1``).
+    reason : str
+        What is wrong with it, in plain words.
+    """
+
+    def __init__(self, table_id: int, number: int, reason: str, code: str | None = None) -> None:
+        self.table_id = table_id
+        self.code = code
+        self.number = number
+        self.reason = reason
+        where = f"table {code[:3]} {code[3:]}" if code else f"table {table_id}"
+        super().__init__(
+            f"move {number} of {where} is damaged in the table store ({reason}): the game "
+            f"cannot go on past move {number - 1}; tell the teacher"
+        )
+
+
+class StoreFaultError(TableError):
+    """The table store itself failed (unreachable, read-only, full); nothing was changed.
+
+    Unlike the other table errors this says nothing about the request: the same request may
+    work once the store is back. A page keeps its seat (its browser's token) on these.
+    """
+
+
+class StoreUnavailableError(StoreFaultError):
+    """The table store did not answer in time (stopped, overloaded, network down)."""
+
+
+class StoreReadOnlyError(StoreFaultError):
+    """The table store accepts reads but no writes (a read-only file, disk or database)."""
+
+
+class StoreFullError(StoreFaultError):
+    """The table store's disk, or the size bound the server sets for it, is full."""

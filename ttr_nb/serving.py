@@ -23,7 +23,11 @@ kernels start together and share two cores with the pages being served, and ever
   the page has been sent, so a slow browser that connects late still gets its game.
 - **A limit per client address**: at most ``max_starts_per_minute`` kernels a minute for one
   address (a class behind one school NAT shares one); past it, "busy, retrying". The address
-  comes from Voilà's ``prelaunch_hook``, which this manager installs (:func:`note_client`).
+  comes from Voilà's ``prelaunch_hook``, which this manager installs (:func:`note_client`);
+  the hook also tells the visitor's kernel (a first cell in the notebook it runs), for the
+  table store's limits per address.
+- **The tables' settings** (``tables_url``, ``tables_retention_days``, ``tables_max_mb``,
+  ``tables_timeout_s``) reach every kernel through its environment.
 - **No culling of warm kernels**: they are idle by design. Visitors' kernels are culled as
   the ``MappingKernelManager.cull_*`` settings say.
 
@@ -138,6 +142,24 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         help="Where the shared tables live (an SQLAlchemy URL); empty: $TTR_TABLES_URL, else "
         "one SQLite file in the server's Jupyter data folder. Every kernel gets it.",
     )
+    tables_retention_days = Float(
+        30.0,
+        config=True,
+        help="Tables idle this many days (finished, closed or abandoned) are deleted with "
+        "their moves. Every kernel gets it ($TTR_TABLES_RETENTION_DAYS).",
+    )
+    tables_max_mb = Float(
+        500.0,
+        config=True,
+        help="The most data (megabytes) the table store may hold; past it the oldest finished "
+        "tables go, then no new table opens. Every kernel gets it ($TTR_TABLES_MAX_MB).",
+    )
+    tables_timeout_s = Float(
+        4.0,
+        config=True,
+        help="A page waits this long at most for the table store; then it says the store "
+        "cannot be reached and retries. Every kernel gets it ($TTR_TABLES_TIMEOUT_S).",
+    )
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -167,12 +189,17 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
     def _share_tables_url(self) -> None:
         """Kernels inherit the server's environment: put the tables' store there (see
         :func:`ttr_nb.tables.default_url`), and say which one it is (without a password)."""
+        from .tables.bounded import DEADLINE_ENV
+        from .tables.retention import MAX_MB_ENV, RETENTION_ENV
         from .tables.store import URL_ENV, default_url
 
         if self.tables_url:
             os.environ[URL_ENV] = self.tables_url
         url = default_url()
         os.environ[URL_ENV] = url
+        os.environ[RETENTION_ENV] = f"{self.tables_retention_days:g}"
+        os.environ[MAX_MB_ENV] = f"{self.tables_max_mb:g}"
+        os.environ[DEADLINE_ENV] = f"{self.tables_timeout_s:g}"
         shown = url.split("@", 1)[-1] if "@" in url else url
         self.log.info("Shared tables are stored in %s", shown)
 
@@ -509,10 +536,32 @@ def page_sent(kernel_id: str) -> str:
 _client: contextvars.ContextVar[str | None] = contextvars.ContextVar("ttr_client", default=None)
 
 
-def note_client(handler: Any, notebook: Any = None, cwd: Any = None) -> None:
-    """Voilà ``prelaunch_hook``: remember the client's address for the kernel manager."""
+def note_client(handler: Any, notebook: Any = None, cwd: Any = None) -> Any:
+    """Voilà ``prelaunch_hook``: remember the client's address for the kernel manager, and
+    tell the visitor's kernel: the notebook run for this visitor gets a first cell that
+    records the address (:mod:`ttr_nb.tables.visitor`; the table store's limits count per
+    address). The page cannot forge it: the server writes and runs that cell, and a page
+    runs no code. Returns the notebook to run (a copy; the served file is unchanged)."""
     request = getattr(handler, "request", None)
-    _client.set(getattr(request, "remote_ip", None))
+    address = getattr(request, "remote_ip", None)
+    _client.set(address)
+    if notebook is None or not address:
+        return None
+    from nbformat import NotebookNode
+    from nbformat.v4 import new_code_cell
+
+    from .tables.visitor import first_cell_source
+
+    source = first_cell_source(address)
+    if source is None:
+        return None
+    cell = new_code_cell(source, metadata={"tags": ["ttr-visitor"]})
+    cell.pop("id", None)  # an nbformat 4.4 notebook has no cell ids
+    if notebook.get("nbformat_minor", 5) >= 5:
+        cell["id"] = "ttr-visitor"
+    copy = NotebookNode(notebook)
+    copy["cells"] = [cell, *notebook.get("cells", [])]
+    return copy
 
 
 def _chain(first: Callable[..., Any], then: Callable[..., Any] | None) -> Callable[..., Any]:
@@ -520,8 +569,8 @@ def _chain(first: Callable[..., Any], then: Callable[..., Any] | None) -> Callab
         return first
 
     def hook(handler: Any, notebook: Any = None, cwd: Any = None) -> Any:
-        first(handler, notebook=notebook, cwd=cwd)
-        return then(handler, notebook=notebook, cwd=cwd)
+        notebook = first(handler, notebook=notebook, cwd=cwd) or notebook
+        return then(handler, notebook=notebook, cwd=cwd) or notebook
 
     return hook
 

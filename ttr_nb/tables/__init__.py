@@ -12,16 +12,28 @@ from typing import Any
 
 from .codes import normal_code, show_code
 
-_LAZY = {"AWAY_AFTER_S", "Move", "SeatInfo", "Seated", "TableInfo", "TableStore", "default_url"}
-
-__all__ = [  # noqa: RUF022 - the lazy names, then the codes
+_LAZY = {
     "AWAY_AFTER_S",
+    "Limits",
     "Move",
     "SeatInfo",
     "Seated",
     "TableInfo",
     "TableStore",
     "default_url",
+    "open_store",
+}
+
+__all__ = [  # noqa: RUF022 - the lazy names, then the codes
+    "AWAY_AFTER_S",
+    "Limits",
+    "Move",
+    "SeatInfo",
+    "Seated",
+    "TableInfo",
+    "TableStore",
+    "default_url",
+    "open_store",
     "normal_code",
     "show_code",
 ]

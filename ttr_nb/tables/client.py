@@ -30,7 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..actions import action_from_dict, action_to_dict
-from ..errors import IllegalActionError, StaleMoveError, TableError
+from ..errors import CorruptMoveError, IllegalActionError, StaleMoveError
 from ..game import Game, new_game
 from ..maps import load_map
 from .store import Move, TableInfo, TableStore
@@ -95,18 +95,52 @@ class TableClient:
         version = self.store.version(self.table_id)
         if version == self.seen_version and not force:
             return []
-        self.info = self.store.table_by_id(self.table_id)
-        self.seen_version = self.info.version
-        if self.info.status == "open":
+        info = self.store.table_by_id(self.table_id)
+        self.info = info
+        if info.status == "open" and self.game is None:
+            self.seen_version = info.version
             return []
+        renamed = None
+        if self.game is not None and list(self.game.names) != info.names:
+            # A seat changed hands during the game (freed, joined, given to a bot): the
+            # game is the same, its players' names are not. Replay it under the new ones,
+            # into the same Game object (the page holds it).
+            renamed, self.game = self.game, None
         if self.game is None:
-            self.game = new_game(load_map(self.info.map), self.info.names, self.info.seed)
+            self.game = new_game(load_map(info.map), info.names, info.seed)
+        try:
+            new = self._replay(info)
+        finally:
+            if renamed is not None:
+                renamed.__dict__.update(self.game.__dict__)
+                self.game = renamed
+        self.seen_version = info.version  # only once every move up to it is in the game
+        return new
+
+    def _replay(self, info: TableInfo) -> list[Move]:
+        """Apply the table's moves this client's game has not made yet."""
+        assert self.game is not None
         new = self.store.moves(self.table_id, after=len(self.game.history))
         now = time.time()
         for move in new:
             if move.number != len(self.game.history) + 1:
-                raise TableError(f"the table's move log skips from {len(self.game.history)}")
-            self.game.apply(action_from_dict(move.action, f"move {move.number}", "the table"))
+                raise CorruptMoveError(
+                    self.table_id,
+                    len(self.game.history) + 1,
+                    f"the table's log skips to move {move.number}",
+                    info.code,
+                )
+            try:
+                action = action_from_dict(move.action, f"move {move.number}", "the table")
+                self.game.apply(action)
+            except IllegalActionError as exc:
+                raise CorruptMoveError(
+                    self.table_id, move.number, f"the rules refuse it: {exc.rule}", info.code
+                ) from None
+            except (ValueError, KeyError, TypeError) as exc:
+                raise CorruptMoveError(
+                    self.table_id, move.number, f"it is not a move of this game: {exc}", info.code
+                ) from None
             self.seen_at.setdefault(move.number, now)
             if move.why is not None:
                 self.whys[move.number] = move.why

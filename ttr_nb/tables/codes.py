@@ -5,8 +5,9 @@ look-alike characters (no 0/O, 1/I/L) and is typed in any case, with or without 
 A **seat code** brings a player back to their seat from another device. A **seat token** is
 the long secret a page keeps in its browser to come back without typing anything.
 
-With 6 characters from 31, a code is one of 887 million; at the rate the store lets one page
-(and the whole server) try codes, guessing an open table's code takes years.
+With 6 characters from 31, a code is one of 887 million; at the rate the store lets one client
+address try codes (100 wrong ones an hour, :mod:`.limits`), finding any of 500 open tables
+takes about 2 years on average.
 
 Examples
 --------

@@ -2,7 +2,8 @@
 
 Scores are the engine's own end-of-game breakdown (:meth:`~ttr_nb.game.Game.scores`), so
 the parts differ by map (passengers in Germany, harbors in World ...); the CSV has a column
-for every part any table has. A table still playing gives its running score and says so.
+for every part any table has. A table still playing gives its running score and says so,
+and keeps its players' tickets secret.
 
 Examples
 --------
@@ -25,32 +26,51 @@ import csv
 import io
 from typing import Any
 
+from ..errors import CorruptMoveError, TableError
 from .client import TableClient
 from .codes import show_code
 from .store import TableStore
 
 FIRST_COLUMNS = ["table", "map", "status", "seat", "player", "kind", "winner"]
 LAST_COLUMNS = ["total", "tickets done", "tickets missed", "moves"]
+SECRET = "(secret until the end)"  # a running game's tickets
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as a formula
 
 
 def class_results(
-    store: TableStore, clients: dict[int, TableClient] | None = None, limit: int = 200
+    store: TableStore,
+    clients: dict[int, TableClient] | None = None,
+    limit: int = 200,
+    problems: list[TableError] | None = None,
 ) -> list[dict[str, Any]]:
     """One row per seat of every started table (the most recently active ``limit`` tables).
 
     ``clients`` caches a :class:`TableClient` per table id (the teacher's page keeps them,
-    so a refresh only replays the new moves).
+    so a refresh only replays the new moves). A table whose log is damaged
+    (:class:`~ttr_nb.errors.CorruptMoveError`) gives no rows; its error goes to
+    ``problems`` (which table, which move), and the other tables' rows are exported as
+    usual.
+
+    A game still running shows only what every player at the table sees: the running
+    score (routes and the other points scored during play); which tickets a player has
+    completed stays secret until the end, as it is at the table.
     """
     clients = {} if clients is None else clients
     rows: list[dict[str, Any]] = []
     for info in store.list_tables(limit):
         if info.status == "open":
             continue
-        client = clients.get(info.table_id)
-        if client is None:
-            client = clients[info.table_id] = TableClient(store, info.table_id)
-        else:
-            client.sync()
+        try:
+            client = clients.get(info.table_id)
+            if client is None:
+                client = clients[info.table_id] = TableClient(store, info.table_id)
+            else:
+                client.sync()
+        except CorruptMoveError as exc:
+            clients.pop(info.table_id, None)
+            if problems is not None:
+                problems.append(exc)
+            continue
         game = client.game
         if game is None:
             continue
@@ -71,8 +91,8 @@ def class_results(
             }
             row.update({part: value for part, value in score.items() if part != "total"})
             row["total"] = score["total"]
-            row["tickets done"] = _tickets(game, done)
-            row["tickets missed"] = _tickets(game, missed) if game.is_over else ""
+            row["tickets done"] = _tickets(game, done) if game.is_over else SECRET
+            row["tickets missed"] = _tickets(game, missed) if game.is_over else SECRET
             row["moves"] = len(game.history)
             rows.append(row)
     return rows
@@ -88,7 +108,14 @@ def _tickets(game: Any, ids: list[int]) -> str:
 
 
 def results_csv(rows: list[dict[str, Any]]) -> str:
-    """The rows as CSV text: table and player first, then every score part, then totals."""
+    """The rows as CSV text: table and player first, then every score part, then totals.
+
+    No text cell can start a spreadsheet formula: one that starts with ``=``, ``+``, ``-``,
+    ``@``, a tab or a carriage return gets a leading ``'`` (numbers stay numbers).
+
+    >>> results_csv([{"player": "=HYPERLINK(1)", "total": -3}]).splitlines()[1]
+    ",,,,'=HYPERLINK(1),,,-3,,,"
+    """
     parts: list[str] = []
     for row in rows:
         for key in row:
@@ -97,5 +124,11 @@ def results_csv(rows: list[dict[str, Any]]) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=FIRST_COLUMNS + parts + LAST_COLUMNS, restval="")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({key: _cell(value) for key, value in row.items()} for row in rows)
     return out.getvalue()
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value

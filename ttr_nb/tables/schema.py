@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from typing import Any
 
 import sqlalchemy as sa
@@ -13,6 +15,8 @@ from sqlalchemy.engine import Engine
 from ..game import MAX_NAME_CHARS
 
 MAX_KIND_CHARS = 16
+STATEMENT_TIMEOUT_S = 3.0  # the longest the store waits for a lock, a connection, a statement
+SQLITE_SYNCHRONOUS = "FULL"  # see make_engine
 
 metadata = sa.MetaData()
 
@@ -29,9 +33,12 @@ tables_t = sa.Table(
     sa.Column("moves", sa.Integer, nullable=False, default=0),
     sa.Column("version", sa.Integer, nullable=False, default=0),  # bumped by every change
     sa.Column("created", sa.Float, nullable=False),
-    sa.Column("updated", sa.Float, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False, index=True),  # retention, the teacher's list
     sa.Column("bot_lease", sa.String(64)),
     sa.Column("bot_lease_until", sa.Float),
+    # Never give a deleted table's id to a new one (SQLite would reuse the highest): a page
+    # still showing the old table must not find another there.
+    sqlite_autoincrement=True,
 )
 
 seats_t = sa.Table(
@@ -61,42 +68,74 @@ moves_t = sa.Table(
     sa.Column("why", sa.Text),
 )
 
-attempts_t = sa.Table(
-    "ttr_wrong_codes",
+# What the limits count (:mod:`.limits`): wrong codes, tables opened, seats taken, each with
+# the page and the client address it came from. Rows older than the longest window go.
+events_t = sa.Table(
+    "ttr_limit_events",
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("page", sa.String(64), nullable=False, index=True),
-    sa.Column("at", sa.Float, nullable=False, index=True),
+    sa.Column("kind", sa.String(12), nullable=False),  # "code", "table", "seat"
+    sa.Column("page", sa.String(64), nullable=False),
+    sa.Column("address", sa.String(64), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ttr_limit_events_page", "kind", "page", "at"),
+    sa.Index("ttr_limit_events_address", "kind", "address", "at"),
+    sa.Index("ttr_limit_events_at", "at"),
 )
 
 
 def create_schema(engine: Engine) -> None:
-    """Make the tables that are missing, and add the columns later versions added to a
-    database made by an earlier one (the move log's ``why``)."""
-    metadata.create_all(engine)
-    present = {c["name"] for c in sa.inspect(engine).get_columns("ttr_moves")}
+    """Make the tables that are missing, and bring a database made by an earlier version up
+    to date (the move log's ``why``, the index on ``updated``; the old wrong-code table goes:
+    :data:`events_t` counts wrong codes now)."""
+    # Only what is missing is written: a read-only store opens (and shows its tables) too.
+    inspector = sa.inspect(engine)
+    existing = set(inspector.get_table_names())
+    if not {t.name for t in metadata.sorted_tables} <= existing:
+        metadata.create_all(engine)
+    present = {c["name"] for c in inspector.get_columns("ttr_moves")}
+    indexes = {i["name"] for i in inspector.get_indexes("ttr_tables")}
+    changes = []
     if "why" not in present:
+        changes.append("ALTER TABLE ttr_moves ADD COLUMN why TEXT")
+    if "ix_ttr_tables_updated" not in indexes:
+        changes.append("CREATE INDEX IF NOT EXISTS ix_ttr_tables_updated ON ttr_tables (updated)")
+    if "ttr_wrong_codes" in existing:
+        changes.append("DROP TABLE ttr_wrong_codes")
+    if changes:
         with engine.begin() as conn:
-            conn.exec_driver_sql("ALTER TABLE ttr_moves ADD COLUMN why TEXT")
+            for change in changes:
+                conn.exec_driver_sql(change)
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``: SQLite set for many processes, or a small PostgreSQL pool."""
+def make_engine(url: str, timeout_s: float = STATEMENT_TIMEOUT_S) -> Engine:
+    """An engine for ``url``: SQLite set for many processes, or a small PostgreSQL pool.
+
+    Both wait at most ``timeout_s`` for anything: SQLite for another writer's lock
+    (``busy_timeout``), PostgreSQL to connect (``connect_timeout``), for a statement
+    (``statement_timeout``) and for a row lock (``lock_timeout``). A server that stops
+    answering altogether is bounded by the page's own deadline (:mod:`.bounded`).
+    """
     if url.startswith("sqlite"):
+        memory = url in ("sqlite://", "sqlite:///:memory:")
+        connect_args: dict[str, Any] = {"timeout": timeout_s}
+        if memory:  # one connection, used by the page's worker thread too (see .bounded)
+            connect_args["check_same_thread"] = False
         engine = sa.create_engine(
-            url,
-            connect_args={"timeout": 30},
-            # One file, many processes: each statement waits for the writer before it.
-            poolclass=sa.pool.StaticPool if url in ("sqlite://", "sqlite:///:memory:") else None,
+            url, connect_args=connect_args, poolclass=sa.pool.StaticPool if memory else None
         )
 
         @sa.event.listens_for(engine, "connect")
         def _sqlite_settings(dbapi_conn: Any, _record: Any) -> None:
             dbapi_conn.isolation_level = None  # SQLAlchemy's BEGIN below, not the driver's
             cursor = dbapi_conn.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.execute("PRAGMA busy_timeout=30000")
+            with contextlib.suppress(sqlite3.OperationalError):  # a read-only file keeps its mode
+                cursor.execute("PRAGMA journal_mode=WAL")
+            # FULL: a commit is on the disk before the move is acknowledged, so a power
+            # loss cannot take back a move a page was told is stored (NORMAL could lose
+            # the last ones). The cost: one more fsync per commit (docs/tables.md).
+            cursor.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
+            cursor.execute(f"PRAGMA busy_timeout={int(timeout_s * 1000)}")
             cursor.close()
 
         @sa.event.listens_for(engine, "begin")
@@ -110,4 +149,16 @@ def make_engine(url: str) -> Engine:
         return engine
     # One page does one thing at a time: one connection each (two at a burst), so a class of
     # 60 pages needs about 60 of PostgreSQL's max_connections (100 by default).
-    return sa.create_engine(url, pool_pre_ping=True, pool_size=1, max_overflow=1)
+    ms = int(timeout_s * 1000)
+    connect_args: dict[str, Any] = {
+        "connect_timeout": max(2, round(timeout_s)),  # libpq counts whole seconds, 2 at least
+        "options": f"-c statement_timeout={ms} -c lock_timeout={ms} "
+        f"-c idle_in_transaction_session_timeout={10 * ms}",
+    }
+    query = sa.engine.make_url(url).query
+    for key in list(connect_args):
+        if key in query:  # the operator's own setting in the URL wins
+            del connect_args[key]
+    return sa.create_engine(
+        url, pool_pre_ping=True, pool_size=1, max_overflow=1, connect_args=connect_args
+    )

@@ -9,10 +9,16 @@ nothing is applied twice.
 The database is reached through SQLAlchemy Core, by URL: one SQLite file on the server
 (the default, :func:`default_url`) or PostgreSQL (``postgresql+psycopg://...``) when the
 pages of one class run on several machines. Pages learn of changes by a cheap poll of one
-row (:meth:`TableStore.version`).
+row (:meth:`TableStore.version`). Reading never needs a write transaction, so a read-only
+store still shows its tables.
 
 Secrets (seat tokens, seat codes, the creator's token) are stored as SHA-256 digests only;
 the seed never leaves the store while a game runs except to rebuild it inside the server.
+
+What one visitor may do is limited per page and per client address (:mod:`.limits`); old
+tables go after a retention period, and the store's size is bounded (:mod:`.retention`); a
+database fault is a sentence, never a traceback (:mod:`.faults`); the creator's and the
+teacher's requests are in :mod:`.admin`.
 
 Examples
 --------
@@ -36,7 +42,6 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -44,34 +49,54 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from ..errors import (
+    CorruptMoveError,
     SeatElsewhereError,
     SeatError,
     SeatTokenError,
     StaleMoveError,
+    StoreFullError,
     TableClosedError,
     TableError,
-    TooManyAttemptsError,
     UnknownTableError,
 )
-from ..game import MAX_SAVE_MOVES, PlayerNameError, checked_names
+from ..game import MAX_SAVE_MOVES
+from . import limits, retention
+from .admin import TableAdmin
 from .codes import digest, new_code, new_token, normal_code
-from .schema import (
-    MAX_KIND_CHARS,
-    attempts_t,
-    create_schema,
-    make_engine,
-    moves_t,
-    seats_t,
-    tables_t,
+from .faults import store_call, store_fault
+from .limits import Limits, Visitor, address_bucket
+from .records import (
+    AWAY_AFTER_S,
+    Move,
+    Seated,
+    SeatInfo,
+    TableInfo,
+    bot_name,
+    check_bot,
+    checked_name,
+    not_playing,
 )
+from .schema import STATEMENT_TIMEOUT_S, create_schema, make_engine, moves_t, seats_t, tables_t
+
+__all__ = [
+    "AWAY_AFTER_S",
+    "URL_ENV",
+    "Move",
+    "SeatInfo",
+    "Seated",
+    "TableInfo",
+    "TableStore",
+    "default_url",
+    "open_store",
+]
 
 URL_ENV = "TTR_TABLES_URL"
-AWAY_AFTER_S = 180.0  # a seat not seen for 3 minutes shows as away
-MAX_OPEN_TABLES = 500  # tables not closed and active in the last day, over the whole server
+MAX_OPEN_TABLES = Limits().open_tables
+WAITING_COUNTS_S = 2 * 3600.0  # a table waiting for players counts as open this long
+PLAYING_COUNTS_S = 86400.0  # ... a table playing, this long after its last move
 MAX_ACTION_CHARS = 2_000  # one action as JSON; real ones are under 200
 MAX_WHY_CHARS = 8_000  # a bot's record of one move; real ones are under 2,000
-WRONG_CODES_PER_PAGE = 8  # wrong join or seat codes one page may type per minute
-WRONG_CODES_PER_SERVER = 200  # ... and all pages together (many tabs cannot guess faster)
+WRONG_CODES_PER_PAGE = Limits().wrong_codes_per_page_minute
 
 
 def default_url() -> str:
@@ -87,78 +112,26 @@ def default_url() -> str:
     return f"sqlite:///{folder / 'tables.sqlite'}"
 
 
-def open_store(factory: Callable[[], TableStore] | None = None) -> TableStore:
-    """The table store from ``factory`` (tests, a teacher's own), else the server's."""
-    return factory() if factory is not None else TableStore()
+def open_store(factory: Callable[[], Any] | None = None) -> Any:
+    """A page's table store: ``factory()`` (tests, a teacher's own), else the server's,
+    with every call bounded in time (:class:`~ttr_nb.tables.bounded.BoundedStore`) and the
+    page's client address (:mod:`.visitor`) counted by the limits.
+
+    Raises :class:`~ttr_nb.errors.StoreFaultError` when the store cannot be opened.
+    """
+    from .bounded import BoundedStore
+
+    bounded = BoundedStore(None)
+    bounded.store = bounded.call(factory or TableStore)
+    return bounded
 
 
-@dataclass(frozen=True)
-class SeatInfo:
-    """One seat as every player at the table may see it."""
-
-    seat: int
-    kind: str  # "human" or a bot kind
-    name: str | None  # None: a human seat nobody has taken yet
-    away: bool = False  # a human not seen for AWAY_AFTER_S
-    stand_in: str | None = None  # the bot kind playing for an absent human
-
-    @property
-    def free(self) -> bool:
-        return self.kind == "human" and self.name is None
-
-    @property
-    def played_by_bot(self) -> str | None:
-        """The bot kind that moves for this seat, or None when its human does."""
-        return self.stand_in or (None if self.kind == "human" else self.kind)
-
-
-@dataclass(frozen=True)
-class TableInfo:
-    """A table's public settings and seats (no secrets; the seed stays in the server)."""
-
-    table_id: int
-    code: str
-    map: str
-    status: str
-    coach: bool
-    moves: int
-    version: int
-    created: float
-    updated: float
-    seats: tuple[SeatInfo, ...]
-    seed: int = field(repr=False, default=0)  # for the server's own replay; never shown
-
-    @property
-    def names(self) -> list[str]:
-        return [s.name or f"Seat {s.seat + 1}" for s in self.seats]
-
-
-@dataclass(frozen=True)
-class Move:
-    number: int
-    seat: int
-    action: dict[str, Any]
-    at: float
-    why: dict[str, Any] | None = None  # a bot's move: what the bot recorded about it
-
-
-@dataclass(frozen=True)
-class Seated:
-    """A page's place at a table: which seat, and the secrets to come back with."""
-
-    table_id: int
-    code: str
-    seat: int | None  # None: the creator watches without a seat
-    token: str | None = None  # keep in the browser; None when re-entering without a new one
-    seat_code: str | None = None  # to type on another device
-    creator_token: str | None = None  # only for the table's creator
-
-
-class TableStore:
+class TableStore(TableAdmin):
     """Tables, seats and move logs in a database (SQLite file or PostgreSQL, by URL).
 
     Every method runs in its own transaction and either does all it says or raises a
-    :class:`~ttr_nb.errors.TableError` and changes nothing.
+    :class:`~ttr_nb.errors.TableError` and changes nothing (a wrong code is counted all
+    the same). A database fault raises a :class:`~ttr_nb.errors.StoreFaultError`.
 
     Parameters
     ----------
@@ -167,13 +140,44 @@ class TableStore:
         process), ``postgresql+psycopg://user@host/db`` (or ``?host=/socket/dir``).
     clock : callable
         Seconds since the epoch (tests pass their own).
+    limits : Limits, optional
+        What one page and one address may do (default: :class:`~.limits.Limits`).
+    address : str, optional
+        The client address of the page using this store (default: the one the server
+        noted, :func:`~ttr_nb.tables.visitor.client_address`); a method's own ``address``
+        wins.
+    retention_days, max_mb : float, optional
+        How long tables are kept and how big the data may grow (default: the server's
+        settings, :mod:`.retention`).
+    timeout_s : float
+        The longest the database may make a call wait (locks, connecting, a statement).
     """
 
-    def __init__(self, url: str | None = None, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        url: str | None = None,
+        clock: Callable[[], float] = time.time,
+        limits: Limits | None = None,
+        address: str | None = None,
+        retention_days: float | None = None,
+        max_mb: float | None = None,
+        timeout_s: float = STATEMENT_TIMEOUT_S,
+    ) -> None:
         self.url = url or default_url()
         self.clock = clock
-        self.engine = make_engine(self.url)
-        create_schema(self.engine)
+        self.limits = limits or Limits()
+        self.address = address
+        days = retention_days if retention_days is not None else retention.retention_days()
+        self.retention_s = days * 86400.0
+        megabytes = max_mb if max_mb is not None else retention.max_mb()
+        self.max_bytes = int(megabytes * 1e6)
+        self._last_purge = float("-inf")
+        self.engine = make_engine(self.url, timeout_s)
+        try:
+            create_schema(self.engine)
+        except (sa.exc.DBAPIError, sa.exc.TimeoutError) as exc:
+            self.engine.dispose()
+            raise store_fault(exc) from exc
 
     def dispose(self) -> None:
         """Close the store's database connections."""
@@ -185,7 +189,23 @@ class TableStore:
         with self.engine.connect().execution_options(ttr_write=True) as conn, conn.begin():
             yield conn
 
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        """A transaction that only reads (it works on a read-only store too)."""
+        with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    def _visitor(self, page: str | None, address: str | None) -> Visitor:
+        if address is None:
+            address = self.address
+        if address is None:
+            from .visitor import client_address
+
+            address = client_address()
+        return Visitor(page or "?", address_bucket(address))
+
     # ---------------------------------------------------------------- making tables
+    @store_call
     def create_table(
         self,
         map_id: str,
@@ -194,39 +214,39 @@ class TableStore:
         session: str,
         coach: bool = True,
         seed: int | None = None,
+        address: str | None = None,
     ) -> Seated:
         """Open a table; its creator takes the first human seat (when ``creator_name`` is
-        given) and gets the creator's token (give seats to bots, start, close).
+        given) and gets the creator's token (give seats to bots, start, free a seat, close).
 
         ``seats`` lists each seat's kind: ``"human"`` (a player who joins) or a bot kind.
-        When every human seat is taken the game starts.
+        When every human seat is taken the game starts. One page and one address may open
+        only so many tables an hour (:class:`~.limits.Limits`), closed ones included.
         """
         from ..rules import playable_maps  # the rules import the maps at start-up
 
         if map_id not in playable_maps():
             raise TableError(f"{map_id!r} is not a map that can be played here")
-        if not 2 <= len(seats) <= 5:
+        if not isinstance(seats, list | tuple) or not 2 <= len(seats) <= 5:
             raise TableError(f"a table has 2 to 5 seats, not {len(seats)}")
         for kind in seats:
             if kind != "human":
-                _check_bot(kind)
+                check_bot(kind)
         if creator_name is not None:
             if "human" not in seats:
                 raise SeatError("there is no seat for a player at this table")
-            _checked_name(creator_name)
+            creator_name = checked_name(creator_name)
+        who = self._visitor(session, address)
         now = self.clock()
+        self._purge_now_and_then(now)
         creator_token = new_token()
         with self._tx() as conn:
-            active = conn.execute(
-                sa.select(sa.func.count())
-                .select_from(tables_t)
-                .where(tables_t.c.status.in_(("open", "playing")), tables_t.c.updated > now - 86400)
-            ).scalar_one()
-            if active >= MAX_OPEN_TABLES:
-                raise TableError(
-                    f"this server already has {MAX_OPEN_TABLES} open tables; ask the teacher to "
-                    "close finished ones"
-                )
+            limits.lock(conn)
+            self._check_open_tables(conn, now)
+            limits.check_new(conn, self.limits, "table", who, now)
+            if creator_name is not None:
+                limits.check_new(conn, self.limits, "seat", who, now)
+            self._check_size(conn, now)
             code = self._unused_code(conn)
             table_id = conn.execute(
                 tables_t.insert().values(
@@ -242,6 +262,7 @@ class TableStore:
                     updated=now,
                 )
             ).inserted_primary_key[0]
+            limits.record(conn, "table", who, now)
             conn.execute(
                 seats_t.insert(),
                 [
@@ -249,21 +270,62 @@ class TableStore:
                         "table_id": table_id,
                         "seat": i,
                         "kind": kind,
-                        "name": None if kind == "human" else _bot_name(kind, i),
+                        "name": None if kind == "human" else bot_name(kind, i),
                     }
                     for i, kind in enumerate(seats)
                 ],
             )
             seated = Seated(table_id, code, None, creator_token=creator_token)
             if creator_name is not None:
-                joined = self._take_seat(
-                    conn, table_id, seats.index("human"), creator_name, session
-                )
+                joined = self._take_seat(conn, table_id, seats.index("human"), creator_name, who)
                 seated = Seated(
                     table_id, code, joined.seat, joined.token, joined.seat_code, creator_token
                 )
             self._start_if_full(conn, table_id)
         return seated
+
+    def _check_open_tables(self, conn: Connection, now: float) -> None:
+        most = self.limits.open_tables
+        if most <= 0:
+            return
+        active = conn.execute(
+            sa.select(sa.func.count())
+            .select_from(tables_t)
+            .where(
+                sa.or_(
+                    sa.and_(
+                        tables_t.c.status == "open", tables_t.c.updated > now - WAITING_COUNTS_S
+                    ),
+                    sa.and_(
+                        tables_t.c.status == "playing",
+                        tables_t.c.updated > now - PLAYING_COUNTS_S,
+                    ),
+                )
+            )
+        ).scalar_one()
+        if active >= most:
+            raise TableError(
+                f"this server already has {most} open tables; ask the teacher to close "
+                "finished ones"
+            )
+
+    def _check_size(self, conn: Connection, now: float) -> None:
+        """Past the size bound, the oldest finished, closed or idle tables go; if that is
+        not enough, no new table."""
+        size, _tables, _moves = retention.data_bytes(conn)
+        if size < self.max_bytes:
+            return
+        # Free a tenth of the bound more than needed, so that not every new table purges.
+        excess = size - self.max_bytes + self.max_bytes // 10
+        if retention.delete_tables(conn, retention.to_free(conn, now, excess)):
+            size, _tables, _moves = retention.data_bytes(conn)
+            if size < self.max_bytes:
+                return
+        raise StoreFullError(
+            f"the table store is full (its data reached the {self.max_bytes / 1e6:,.0f} MB "
+            "this server allows): no new table can be opened until the games being played "
+            "end or the teacher closes some"
+        )
 
     def _unused_code(self, conn: Connection) -> str:
         for _ in range(20):
@@ -274,49 +336,64 @@ class TableStore:
         raise TableError("could not find a free table code; try again")
 
     # ---------------------------------------------------------------- joining
-    def table(self, code: str, page: str | None = None) -> TableInfo:
+    @store_call
+    def table(self, code: str, page: str | None = None, address: str | None = None) -> TableInfo:
         """The table with join code ``code`` (typed in any case, with or without the space).
 
-        A wrong code counts against ``page`` (and the whole server): past
-        ``WRONG_CODES_PER_PAGE`` a minute, :class:`TooManyAttemptsError`.
+        A wrong code counts against ``page`` and its client ``address``: past the limits
+        (:class:`~.limits.Limits`), :class:`TooManyAttemptsError`, even for a right code.
         """
+        who = self._visitor(page, address)
+        normal = normal_code(code)
+        now = self.clock()
         with self._tx() as conn:
-            self._check_attempts(conn, page)
-            normal = normal_code(code)
+            limits.lock(conn)
+            limits.check_codes(conn, self.limits, who, now)
             row = None
             if normal is not None:
                 row = conn.execute(sa.select(tables_t).where(tables_t.c.code == normal)).first()
             if row is not None:
                 return self._info(conn, row)
-        self._wrong_code(page)
+            limits.record(conn, "code", who, now)  # committed: the refusal below keeps it
         raise UnknownTableError(
             "no table has this code: check it with the table's creator (codes have six "
             "letters and digits, like K7Q X4M)"
         )
 
+    @store_call
     def table_by_id(self, table_id: int) -> TableInfo:
-        with self._tx() as conn:
+        """The table ``table_id`` (a page that is at it already)."""
+        with self._read() as conn:
             row = conn.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).first()
             if row is None:
                 raise UnknownTableError("this table does not exist any more")
             return self._info(conn, row)
 
-    def join(self, code: str, name: str, seat: int, session: str) -> Seated:
+    @store_call
+    def join(
+        self, code: str, name: str, seat: int, session: str, address: str | None = None
+    ) -> Seated:
         """Take free human seat ``seat`` (0-based) at the table with join code ``code``."""
-        _checked_name(name)
-        info = self.table(code, page=session)
+        name = checked_name(name)
+        info = self.table(code, page=session, address=address)
         if info.status == "closed":
             raise TableClosedError("this table was closed")
         if info.status == "over":
             raise TableClosedError("the game at this table is over")
+        who = self._visitor(session, address)
+        now = self.clock()
         with self._tx() as conn:
-            seated = self._take_seat(conn, info.table_id, seat, name, session)
+            limits.lock(conn)
+            limits.check_new(conn, self.limits, "seat", who, now)
+            seated = self._take_seat(conn, info.table_id, seat, name, who)
             self._start_if_full(conn, info.table_id)
         return Seated(info.table_id, info.code, seated.seat, seated.token, seated.seat_code)
 
     def _take_seat(
-        self, conn: Connection, table_id: int, seat: int, name: str, session: str
+        self, conn: Connection, table_id: int, seat: int, name: str, who: Visitor
     ) -> Seated:
+        from .names import look_alike_key
+
         rows = conn.execute(
             sa.select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
         ).all()
@@ -327,23 +404,35 @@ class TableStore:
             raise SeatError(f"seat {seat + 1} is played by a bot")
         if row.name is not None:
             raise SeatError(f"seat {seat + 1} is taken (by {row.name})")
-        taken = {r.name.casefold() for r in rows if r.name}
-        if name.strip().casefold() in taken:
-            raise SeatError(f"someone at this table is already called {name.strip()}")
+        mine = [r.seat for r in rows if r.name is not None and r.session == who.page]
+        if mine:
+            raise SeatError(f"this page already plays seat {mine[0] + 1} at this table")
+        key = look_alike_key(name)
+        for other in rows:
+            if other.name is not None and look_alike_key(other.name) == key:
+                same = other.name.casefold() == name.casefold()
+                raise SeatError(
+                    f"someone at this table is already called {name}"
+                    if same
+                    else f"{name} looks too much like {other.name}, who sits at this table: "
+                    "choose a name the others can tell apart"
+                )
         token, seat_code = new_token(), new_code()
+        now = self.clock()
         done = conn.execute(
             seats_t.update()
             .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat, seats_t.c.name.is_(None))
             .values(
-                name=name.strip(),
+                name=name,
                 token=digest(token),
                 seat_code=digest(seat_code),
-                session=session,
-                last_seen=self.clock(),
+                session=who.page,
+                last_seen=now,
             )
         ).rowcount
         if done != 1:  # another page took it between our read and write
             raise SeatError(f"seat {seat + 1} was just taken by someone else")
+        limits.record(conn, "seat", who, now)
         self._touch(conn, table_id)
         code = conn.execute(sa.select(tables_t.c.code).where(tables_t.c.id == table_id)).scalar()
         return Seated(table_id, code, seat, token, seat_code)
@@ -363,28 +452,37 @@ class TableStore:
                 .values(status="playing")
             )
 
+    @store_call
     def rejoin(self, token: str, session: str) -> Seated:
         """Come back to a seat with the token the browser kept (this page now holds it)."""
         if not isinstance(token, str) or not 10 <= len(token) <= 100:
             raise SeatTokenError("this seat token is not one this server gave out")
-        with self._tx() as conn:
+        with self._read() as conn:  # looking the seat up reads only
             row = conn.execute(sa.select(seats_t).where(seats_t.c.token == digest(token))).first()
-            if row is None:
-                raise SeatTokenError(
-                    "this browser's seat is no longer valid (the seat was opened on another "
-                    "device with its seat code, or given to someone else): type your seat code "
-                    "to come back"
-                )
+        if row is None:
+            raise SeatTokenError(
+                "this browser's seat is no longer valid (the seat was opened on another "
+                "device with its seat code, given to someone else, or freed): type your seat "
+                "code to come back"
+            )
+        with self._tx() as conn:
             return self._enter(conn, row, session, token=None)
 
-    def rejoin_by_code(self, code: str, seat_code: str, session: str) -> Seated:
+    @store_call
+    def rejoin_by_code(
+        self, code: str, seat_code: str, session: str, address: str | None = None
+    ) -> Seated:
         """Come back to a seat by typing the table's code and the seat code (another device).
 
         The seat gets a new token for this browser; the old browser's token stops working.
+        Wrong codes count as in :meth:`table`.
         """
-        info = self.table(code, page=session)
+        info = self.table(code, page=session, address=address)
+        who = self._visitor(session, address)
+        now = self.clock()
         with self._tx() as conn:
-            self._check_attempts(conn, session)
+            limits.lock(conn)
+            limits.check_codes(conn, self.limits, who, now)
             normal = normal_code(seat_code)
             row = None
             if normal is not None:
@@ -402,7 +500,7 @@ class TableStore:
                     .values(token=digest(token))
                 )
                 return self._enter(conn, row, session, token=token)
-        self._wrong_code(session)
+            limits.record(conn, "code", who, now)  # committed: the refusal below keeps it
         raise SeatTokenError("no seat at this table has this seat code")
 
     def _enter(self, conn: Connection, row: Any, session: str, token: str | None) -> Seated:
@@ -417,15 +515,22 @@ class TableStore:
         self._touch(conn, row.table_id)
         return Seated(row.table_id, table.code, row.seat, token)
 
+    @store_call
     def heartbeat(self, table_id: int, seat: int, session: str) -> None:
         """The page holding ``seat`` is still open. Raises :class:`SeatElsewhereError` when
-        another page took the seat over (a second tab, another device)."""
+        another page took the seat over (a second tab, another device), and
+        :class:`SeatTokenError` when the creator or the teacher freed it."""
         with self._tx() as conn:
             row = conn.execute(
-                sa.select(seats_t.c.session, seats_t.c.last_seen).where(
+                sa.select(seats_t.c.session, seats_t.c.last_seen, seats_t.c.name).where(
                     seats_t.c.table_id == table_id, seats_t.c.seat == seat
                 )
             ).first()
+            if row is not None and row.name is None:
+                raise SeatTokenError(
+                    "your seat was freed by the table's creator or the teacher: this page "
+                    "only watches now"
+                )
             if row is None or row.session != session:
                 raise SeatElsewhereError(
                     "your seat is now open in another tab or on another device"
@@ -440,102 +545,11 @@ class TableStore:
             if was_away:  # the others' pages show them back
                 self._touch(conn, table_id)
 
-    # ---------------------------------------------------------------- the creator
-    def _creator_table(self, conn: Connection, table_id: int, creator_token: str) -> Any:
-        row = conn.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).first()
-        if row is None:
-            raise UnknownTableError("this table does not exist any more")
-        if not isinstance(creator_token, str) or digest(creator_token) != row.creator:
-            raise SeatTokenError("only the table's creator can do this")
-        return row
-
-    def start_now(self, table_id: int, creator_token: str, bot: str = "greedy") -> None:
-        """The creator starts without waiting: bots of kind ``bot`` take the free seats."""
-        _check_bot(bot)
-        with self._tx() as conn:
-            table = self._creator_table(conn, table_id, creator_token)
-            if table.status != "open":
-                raise TableClosedError(
-                    "the game has already started"
-                    if table.status == "playing"
-                    else _not_playing(table.status)
-                )
-            free = conn.execute(
-                sa.select(seats_t.c.seat).where(
-                    seats_t.c.table_id == table_id,
-                    seats_t.c.kind == "human",
-                    seats_t.c.name.is_(None),
-                )
-            ).scalars()
-            for seat in list(free):
-                conn.execute(
-                    seats_t.update()
-                    .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
-                    .values(kind=bot, name=_bot_name(bot, seat))
-                )
-            self._start_if_full(conn, table_id)
-            self._touch(conn, table_id)
-
-    def give_to_bot(self, table_id: int, creator_token: str, seat: int, kind: str) -> None:
-        """The creator lets bot ``kind`` play a player's ``seat`` (its player is away) until
-        :meth:`take_back`; the player keeps the seat and sees the bot's moves."""
-        _check_bot(kind)
-        with self._tx() as conn:
-            self._creator_table(conn, table_id, creator_token)
-            done = conn.execute(
-                seats_t.update()
-                .where(
-                    seats_t.c.table_id == table_id,
-                    seats_t.c.seat == seat,
-                    seats_t.c.kind == "human",
-                    seats_t.c.name.is_not(None),
-                )
-                .values(stand_in=kind)
-            ).rowcount
-            if done != 1:
-                raise SeatError(f"seat {seat + 1} has no player to stand in for")
-            self._touch(conn, table_id)
-
-    def take_back(self, table_id: int, creator_token: str, seat: int) -> None:
-        """The seat's human plays it again (the bot that stood in stops)."""
-        with self._tx() as conn:
-            self._creator_table(conn, table_id, creator_token)
-            conn.execute(
-                seats_t.update()
-                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
-                .values(stand_in=None)
-            )
-            self._touch(conn, table_id)
-
-    def close_table(
-        self, table_id: int, creator_token: str | None = None, teacher: bool = False
-    ) -> None:
-        """Close a table (its creator, or the teacher's page): pages show it closed."""
-        with self._tx() as conn:
-            if not teacher:
-                self._creator_table(conn, table_id, creator_token or "")
-            conn.execute(
-                tables_t.update()
-                .where(tables_t.c.id == table_id, tables_t.c.status != "over")
-                .values(status="closed")
-            )
-            self._touch(conn, table_id)
-
-    def set_coach(
-        self, table_id: int, on: bool, creator_token: str | None = None, teacher: bool = False
-    ) -> None:
-        """Let the table's players open the coach, or not (a graded game): its creator, or
-        the teacher's page. Every page follows at its next look."""
-        with self._tx() as conn:
-            if not teacher:
-                self._creator_table(conn, table_id, creator_token or "")
-            conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(coach=bool(on)))
-            self._touch(conn, table_id)
-
     # ---------------------------------------------------------------- moves
+    @store_call
     def version(self, table_id: int) -> int:
         """A number that changes whenever anything at the table does (the cheap poll)."""
-        with self.engine.connect() as conn:
+        with self._read() as conn:
             value = conn.execute(
                 sa.select(tables_t.c.version).where(tables_t.c.id == table_id)
             ).scalar()
@@ -543,16 +557,39 @@ class TableStore:
             raise UnknownTableError("this table does not exist any more")
         return value
 
+    @store_call
     def moves(self, table_id: int, after: int = 0) -> list[Move]:
-        """The moves numbered above ``after``, in order."""
-        with self.engine.connect() as conn:
+        """The moves numbered above ``after``, in order.
+
+        Raises :class:`~ttr_nb.errors.CorruptMoveError` at the first move whose record
+        cannot be read (the moves before it are not returned either: ask again with
+        ``after`` set to the last good one to have them).
+        """
+        with self._read() as conn:
             rows = conn.execute(
                 sa.select(moves_t)
                 .where(moves_t.c.table_id == table_id, moves_t.c.number > after)
                 .order_by(moves_t.c.number)
             ).all()
-        return [Move(r.number, r.seat, json.loads(r.action), r.at, _why(r.why)) for r in rows]
+            code = None
+            out = []
+            for r in rows:
+                try:
+                    action = json.loads(r.action)
+                except ValueError:
+                    action = None
+                if not isinstance(action, dict):
+                    if code is None:
+                        code = conn.execute(
+                            sa.select(tables_t.c.code).where(tables_t.c.id == table_id)
+                        ).scalar()
+                    raise CorruptMoveError(
+                        table_id, r.number, "its record is not a readable move", code
+                    )
+                out.append(Move(r.number, r.seat, action, r.at, _why(r.why)))
+        return out
 
+    @store_call
     def append(
         self,
         table_id: int,
@@ -595,7 +632,7 @@ class TableStore:
             if table is None:
                 raise UnknownTableError("this table does not exist any more")
             if table.status != "playing":
-                raise TableClosedError(_not_playing(table.status))
+                raise TableClosedError(not_playing(table.status))
             row = conn.execute(
                 sa.select(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
             ).first()
@@ -606,6 +643,8 @@ class TableStore:
                 if lease is None or table.bot_lease != lease:
                     raise SeatError(f"seat {seat + 1} is played by a bot now")
             else:
+                if row.name is None:
+                    raise SeatError(f"seat {seat + 1} is free: nobody plays it now")
                 if token is None or row.token != digest(token):
                     raise SeatTokenError("this page does not hold this seat")
                 if row.session != session:
@@ -641,6 +680,7 @@ class TableStore:
                 )
         return version
 
+    @store_call
     def claim_bot_turn(self, table_id: int, number: int, holder: str, seconds: float) -> bool:
         """Ask to compute the bots' move ``number``; True for exactly one page at a time.
 
@@ -665,14 +705,11 @@ class TableStore:
             ).rowcount
         return done == 1
 
-    # ---------------------------------------------------------------- the teacher
-    def list_tables(self, limit: int = 200) -> list[TableInfo]:
-        """The most recently active tables first (at most ``limit``)."""
-        with self._tx() as conn:
-            rows = conn.execute(
-                sa.select(tables_t).order_by(tables_t.c.updated.desc()).limit(limit)
-            ).all()
-            return [self._info(conn, row) for row in rows]
+    # ---------------------------------------------------------------- retention
+    def _purge_now_and_then(self, now: float) -> None:
+        if now - self._last_purge >= retention.PURGE_EVERY_S:
+            self._last_purge = now
+            self.purge(now)
 
     # ---------------------------------------------------------------- helpers
     def _info(self, conn: Connection, row: Any) -> TableInfo:
@@ -715,31 +752,6 @@ class TableStore:
             .values(version=tables_t.c.version + 1, updated=self.clock())
         )
 
-    def _check_attempts(self, conn: Connection, page: str | None) -> None:
-        now = self.clock()
-        conn.execute(attempts_t.delete().where(attempts_t.c.at < now - 60))
-        recent = conn.execute(
-            sa.select(sa.func.count()).select_from(attempts_t).where(attempts_t.c.at >= now - 60)
-        ).scalar_one()
-        mine = 0
-        if page is not None:
-            mine = conn.execute(
-                sa.select(sa.func.count())
-                .select_from(attempts_t)
-                .where(attempts_t.c.page == page, attempts_t.c.at >= now - 60)
-            ).scalar_one()
-        if mine >= WRONG_CODES_PER_PAGE or recent >= WRONG_CODES_PER_SERVER:
-            raise TooManyAttemptsError(
-                "too many wrong codes were typed in the last minute: wait a minute, then check "
-                "the code with the table's creator"
-            )
-
-    def _wrong_code(self, page: str | None) -> None:
-        """Count a wrong code (in a transaction of its own: the refusal that follows must
-        not roll it back)."""
-        with self._tx() as conn:
-            conn.execute(attempts_t.insert().values(page=page or "?", at=self.clock()))
-
 
 def _why(text: str | None) -> dict[str, Any] | None:
     try:
@@ -747,34 +759,3 @@ def _why(text: str | None) -> dict[str, Any] | None:
     except ValueError:
         return None
     return data if isinstance(data, dict) else None
-
-
-def _not_playing(status: str) -> str:
-    return {
-        "open": "the game has not started: some seats are still free",
-        "over": "the game at this table is over",
-        "closed": "this table was closed",
-    }.get(status, f"the table is {status}")
-
-
-def _check_bot(kind: Any) -> None:
-    from ..bots import bot_name_problem  # the bots import the whole engine: only when needed
-
-    problem = bot_name_problem(kind)
-    if problem is None and len(kind) > MAX_KIND_CHARS:
-        problem = f"a bot's name has at most {MAX_KIND_CHARS} characters"
-    if problem is not None:
-        raise TableError(problem)
-
-
-def _bot_name(kind: str, seat: int) -> str:
-    return f"Bot {seat + 1} ({kind})"
-
-
-def _checked_name(name: Any) -> None:
-    try:
-        checked_names([name, "x"])
-    except PlayerNameError as exc:
-        raise SeatError(f"your name {exc.reason}") from None
-    except ValueError as exc:
-        raise SeatError(str(exc)) from None

@@ -28,6 +28,7 @@ from ..errors import (
     IllegalActionError,
     SeatElsewhereError,
     StaleMoveError,
+    StoreFaultError,
     TableError,
 )
 from ..game import MAX_NAME_CHARS
@@ -87,6 +88,7 @@ class TablePlay:
         self.creator_token: str | None = None
         self.seat_code: str | None = None
         self.elsewhere = False  # another tab or device holds our seat now
+        self.trouble = False  # the table note shows a store fault (cleared when it answers)
         self._last_heartbeat = 0.0
         guard = app.guard
 
@@ -241,6 +243,8 @@ class TablePlay:
         self.give_button.on_click(guard(lambda _b: self._creator("give")))
         self.take_back_button = button("Give back to its player", "ttr-table-take-back")
         self.take_back_button.on_click(guard(lambda _b: self._creator("take back")))
+        self.free_seat_button = button("Free this seat (its player never moved)", "ttr-table-free")
+        self.free_seat_button.on_click(guard(lambda _b: self._creator("free")))
         self.start_now_button = button("Start now: bots in the free seats", "ttr-table-start-now")
         self.start_now_button.on_click(guard(lambda _b: self._creator("start")))
         self.close_button = button("Close the table", "ttr-table-close")
@@ -251,7 +255,12 @@ class TablePlay:
             [
                 widgets.HTML("<b>You opened this table:</b>"),
                 widgets.HBox(
-                    [self.creator_seat, self.give_button, self.take_back_button],
+                    [
+                        self.creator_seat,
+                        self.give_button,
+                        self.take_back_button,
+                        self.free_seat_button,
+                    ],
                     layout=widgets.Layout(flex_flow="row wrap"),
                 ),
                 widgets.HBox(
@@ -337,6 +346,11 @@ class TablePlay:
         seat = view.current_player
         info = self.client.info if self.client else None
         name = view.state.players[seat].name
+        if info is not None and info.seats[seat].free:
+            return (
+                f"Seat {seat + 1} is free: waiting for someone to take it with the table code "
+                "(or for the creator to put a bot there)."
+            )
         if info is not None and info.seats[seat].played_by_bot:
             return f"{name} (a bot) is moving."
         if info is not None and info.seats[seat].away:
@@ -488,12 +502,24 @@ class TablePlay:
             return  # never drop a solo game in progress without asking: the forms offer it
         try:
             seated = self.store.rejoin(token, session=self.session)
+        except StoreFaultError as exc:  # the seat is still this browser's: keep its token
+            self.app._set_status(
+                f"Your table seat could not be restored just now: {exc}. Reload the page "
+                "later to come back to it.",
+                bad=True,
+            )
+            return
         except TableError as exc:
             self.keeper.forget()
             self.app._set_status(f"Your table seat was not restored: {exc}.", bad=True)
             return
         except Exception:  # noqa: BLE001
             log.exception("table rejoin failed")
+            self.app._set_status(
+                "Your table seat could not be restored just now (the server's log has the "
+                "details). Reload the page later to come back to it.",
+                bad=True,
+            )
             return
         creator = stored.get("creator")
         seat_code = stored.get("seat_code")
@@ -533,9 +559,22 @@ class TablePlay:
         self.seated = seated
         self.seat_code = seated.seat_code or seat_code
         self.creator_token = creator_token
-        self.client = TableClient(
-            self.store, seated.table_id, seat=seated.seat, token=token, session=self.session
-        )
+        try:
+            client = TableClient(
+                self.store, seated.table_id, seat=seated.seat, token=token, session=self.session
+            )
+        except TableError as exc:  # a damaged log, the store gone: the browser keeps the seat
+            self.keeper.keep(
+                {
+                    "token": token,
+                    "creator": creator_token,
+                    "code": seated.code,
+                    "seat_code": self.seat_code,
+                }
+            )
+            self.app._set_status(_sentence(exc), bad=True)
+            return
+        self.client = client
         self.elsewhere = False
         self.keeper.keep(
             {
@@ -585,6 +624,12 @@ class TablePlay:
             elif what == "take back":
                 self.store.take_back(client.table_id, token, seat)
                 message = f"Seat {seat + 1} is played by its player again."
+            elif what == "free":
+                self.store.free_seat(client.table_id, seat, creator_token=token)
+                message = (
+                    f"Seat {seat + 1} is free again: someone may join it with the table code "
+                    "(or press Start now to put a bot there)."
+                )
             elif what == "coach":
                 on = not client.info.coach
                 self.store.set_coach(client.table_id, on, token)
@@ -670,14 +715,27 @@ class TablePlay:
             if not self.elsewhere:
                 bot_moves = client.move_bots(max_moves=1, explain=_explain)
         except TableError as exc:
-            self.table_note.show(str(exc), bad=True)
+            self.trouble = True
+            self.table_note.show(_sentence(exc), bad=True)
             return
         except Exception:  # noqa: BLE001 - the database may be back at the next tick
             log.exception("table poll failed")
+            self.trouble = True
+            self.table_note.show(
+                "The table could not be read just now (the server's log has the details); "
+                "retrying.",
+                bad=True,
+            )
             return
+        if self.trouble:
+            self.trouble = False
+            self.table_note.show("The table store answers again: play goes on.")
+            force = True
         changed = client.seen_version != before or client.info.status != status_before
         if new or bot_moves or changed or force:
             self.app.table_moved(moves_before)
+            if client.game is None:  # no board to redraw yet: the seats and buttons still
+                self.render()
 
     # ------------------------------------------------------------------ what the page shows
     def render(self) -> None:
@@ -712,7 +770,10 @@ class TablePlay:
         ]
         if [o for o in self.creator_seat.options] != seats:
             self.creator_seat.options = seats
-        self.start_now_button.layout.display = "" if info.status == "open" else "none"
+        free = any(s.free for s in info.seats)
+        self.start_now_button.layout.display = (
+            "" if info.status == "open" or (info.status == "playing" and free) else "none"
+        )
         self.coach_button.description = (
             "Switch the coach off" if info.coach else "Let players open the coach"
         )
@@ -746,6 +807,12 @@ class TablePlay:
             "A table's save is offered when its game is over: a save holds the deck's order and "
             "every hand. To come back to your seat, use the table code and your seat code."
         )
+
+
+def _sentence(exc: Exception) -> str:
+    """A table error's message as a sentence (capital first, full stop last)."""
+    text = str(exc)
+    return f"{text[:1].upper()}{text[1:]}{'' if text.endswith('.') else '.'}"
 
 
 def _explain(bot: Any, game: Any, action: Any) -> dict[str, Any] | None:

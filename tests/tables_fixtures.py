@@ -1,0 +1,71 @@
+"""Fixtures of the table tests: a real PostgreSQL server and a store on each database.
+
+Test modules import them (``from tables_fixtures import postgres_url, store``): every test
+that takes ``store`` runs twice, on one SQLite file (the embedded default) and on a
+PostgreSQL server that the test session starts from Debian's package (``tools/pg_server.py``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ttr_nb.tables import TableStore
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def pg_server() -> Any:
+    """``tools/pg_server.py`` as a module."""
+    spec = importlib.util.spec_from_file_location("pg_server", REPO / "tools" / "pg_server.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    pg = pg_server()
+    if pg.postgres_bin() is None:
+        pytest.fail("PostgreSQL is not installed: `make test` installs it (make db-deps)")
+    with pg.temporary_postgres() as url:
+        yield url
+
+
+class Clock:
+    """A clock the tests move by hand (away detection, leases, rate limits, retention)."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def empty(store: TableStore) -> None:
+    """Delete every row of the store (the PostgreSQL server serves the whole session)."""
+    import sqlalchemy as sa
+
+    from ttr_nb.tables.schema import metadata
+
+    with store.engine.begin() as conn:
+        for table in reversed(metadata.sorted_tables):
+            conn.execute(sa.delete(table))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TableStore]:
+    clock = Clock()
+    if request.param == "sqlite":
+        made = TableStore(f"sqlite:///{tmp_path / 'tables.sqlite'}", clock=clock)
+    else:
+        made = TableStore(request.getfixturevalue("postgres_url"), clock=clock)
+    made.test_clock = clock  # type: ignore[attr-defined]
+    yield made
+    if request.param == "postgresql":
+        empty(made)
+    made.dispose()
