@@ -117,7 +117,7 @@ class SetupPanel:
             value=seed is None,
             description="new seed each game",
             indent=False,
-            layout=widgets.Layout(width="auto"),
+            layout=widgets.Layout(width="auto", max_width="100%"),
             _dom_classes=["ttr-fresh-seed"],
         )
         self._showing_seed = False
@@ -149,6 +149,8 @@ class SetupPanel:
             value=True,
             description="Coach for every seat (untick for a graded game)",
             indent=False,
+            # A checkbox is 300 px wide by default: its words were cut off with an ellipsis.
+            layout=widgets.Layout(width="auto", max_width="100%"),
             _dom_classes=["ttr-coach-allowed"],
         )
         self.start_button = button("Start new game", "ttr-start")
