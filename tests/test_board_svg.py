@@ -169,3 +169,81 @@ def test_exported_html_shows_the_board_picture(tmp_path):
     boards = [svg for svg in pictures if "The USA board" in svg]
     assert len(boards) == 2  # the board, then the snapshot after the selection
     assert boards[0] != boards[1]
+
+
+# ------------------------------------------------- every painter, on every map
+class _Recorder:
+    """Stands in for an ipycanvas canvas: notes the drawing methods a painter calls."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return lambda *args, **kwargs: self.calls.append(name)
+
+
+def _busy_app(name: str):
+    """The app on map ``name`` with something for every painter to draw."""
+    from ttr_nb.rules.maerklin import BOARD_KEY, JourneyPlan
+    from ttr_nb.widgets import GameApp
+
+    app = GameApp(map_name=name, players=3, seed=7, auto_bots=False)
+    game = app.game
+    state = game.state
+    if "harbors" in state.extras:  # World: a built harbor, and a tour shown in order
+        port = next(c.id for c in game.map.cities if c.port)
+        state.extras["harbors"][port] = 1
+        tour = next(t for t in game.map.tickets if len(t.cities) > 2)
+        app.ui.tours.chain.cities = tour.cities
+    journey = getattr(app.ui, "journey", None)
+    if journey is not None:  # Märklin: a passenger standing, a journey previewed
+        cities = [c.id for c in game.map.cities if c.kind == "city"]
+        state.extras[BOARD_KEY][cities[0]] = 1
+        journey.reach = frozenset(cities[:3])
+        journey.show(JourneyPlan(tuple(cities[:2]), ((cities[1], 4),), ()))
+    app.board.pieces = app.board.pieces  # (unchanged: painters read the game itself)
+    return app
+
+
+@pytest.mark.parametrize("name", available_maps())
+def test_every_board_painter_draws_on_the_svg_canvas_too(name, caplog):
+    """Whatever a painter draws on the live canvas, the saved picture of the board has too."""
+    app = _busy_app(name)
+    board = app.board
+    variant = board.piece_painters[:-2]  # the app adds its trails and the coach's plan last
+    assert [p for p in board.piece_painters if p not in variant] == [
+        app._paint_trails,
+        app.coach.paint,
+    ]
+    for painter in board.piece_painters:
+        label = getattr(painter, "__qualname__", type(painter).__qualname__)
+        recorder = _Recorder()
+        painter(recorder, board.geometry, board.pieces)
+        drawn = [c for c in recorder.calls if c.startswith(("fill_", "stroke_"))]
+        if painter not in variant and not drawn:
+            continue  # the app's own painters draw at the end of a game or on a plan
+        assert drawn, f"{label} drew nothing on {name}: the test's position gives it nothing"
+        canvas = SvgCanvas(*board.size)
+        for method in set(recorder.calls):
+            assert hasattr(canvas, method), f"{label} uses {method}, which SvgCanvas lacks"
+        painter(canvas, board.geometry, board.pieces)
+        assert canvas.elements, f"{label} left nothing in the picture of the {name} board"
+    with caplog.at_level("WARNING"):
+        svg = board_svg(board)
+    assert "without painter" not in caplog.text, caplog.text
+    parse(svg)
+
+
+def test_styled_circles_take_each_circle_its_own_colour():
+    canvas = SvgCanvas(50, 50)
+    canvas.line_width = 4
+    canvas.stroke_styled_circles([10, 30], [10, 30], 6, [[255, 0, 0], [0, 0, 255]])
+    canvas.fill_styled_circles([20], [20], 3, [[0, 128, 0]], alpha=0.5)
+    root = parse(canvas.to_svg())
+    groups = list(root.iter(f"{NS}g"))
+    assert [g.get("stroke") for g in groups[:2]] == ["rgb(255,0,0)", "rgb(0,0,255)"]
+    assert all(g.get("fill") == "none" and g.get("stroke-width") == "4" for g in groups[:2])
+    assert groups[2].get("fill") == "rgb(0,128,0)" and groups[2].get("opacity") == "0.5"
+    assert len(list(root.iter(f"{NS}circle"))) == 3

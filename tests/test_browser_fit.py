@@ -349,3 +349,36 @@ def test_a_journey_and_its_panel_are_on_screen_together(page: Any) -> None:
     )
     page.evaluate(JS_SCROLL_TOP)
     no_errors(page)
+
+
+# Each checkbox of the New game panel: whether its words are cut (an ellipsis, or past the
+# window's right edge).
+JS_SETUP_CHECKBOXES = """
+() => [...document.querySelectorAll('.ttr-setup .widget-checkbox')].map(box => {
+  const all = [box, ...box.querySelectorAll('*')];
+  const worded = all.filter(el => (el.innerText || '').replace(/\\u200b/g, '').trim());
+  return {
+    text: box.innerText.replace(/\\u200b/g, '').trim(),
+    cut: all.some(el => el.scrollWidth > el.clientWidth + 1 ||
+                        el.scrollHeight > el.clientHeight + 1),
+    right: Math.max(...worded.map(el => el.getBoundingClientRect().right)),
+  };
+})
+"""
+
+
+def test_the_new_game_checkboxes_read_whole(page: Any) -> None:
+    """ "Coach for every seat (untick for a graded game)" was cut to "...for a grade…" at
+    1400 px; every checkbox of the New game panel reads whole at 1400, 1366 and 390 px."""
+    open_new_game_panel(page)
+    for width, height in ((1400, 900), LAPTOP, PHONE):
+        at_width(page, width, height)
+        page.locator(".ttr-coach-allowed").scroll_into_view_if_needed()
+        boxes = page.evaluate(JS_SETUP_CHECKBOXES)
+        window_shot(page, f"fit-setup-checkboxes-{width}.png")
+        assert any("untick for a graded game" in b["text"] for b in boxes), boxes
+        for box in boxes:
+            assert not box["cut"], f"cut at {width} px: {box['text']!r}"
+            assert box["right"] <= width, f"past the edge at {width} px: {box['text']!r}"
+    page.locator(".ttr-new-game").get_by_text("New game: map, players, seed").click()
+    page.set_viewport_size(VIEWPORT)

@@ -38,6 +38,14 @@ def build_without_country_spaces(game_map):
     return graph
 
 
+def build_from_routes_only(game_map):
+    """Wrong: only the ends of routes become nodes, so a place without routes is lost."""
+    graph = nx.MultiGraph()
+    for r in game_map.routes:
+        graph.add_edge(r.a, r.b, key=r.id, length=r.length)
+    return graph
+
+
 def bfs(graph, start):
     seen, order, queue = {start}, [], deque([start])
     while queue:
@@ -321,7 +329,11 @@ def crashes(*args):
 
 
 CHECKS = [
-    (ex.check_board_graph, build_graph, [build_simple_graph, build_without_country_spaces]),
+    (
+        ex.check_board_graph,
+        build_graph,
+        [build_simple_graph, build_without_country_spaces, build_from_routes_only],
+    ),
     (ex.check_bfs, bfs, [dfs]),
     (ex.check_dfs, dfs, [bfs, dfs_marking_on_push]),
     (ex.check_ticket, ticket_done, [ticket_ignoring_dead_ends]),
@@ -414,6 +426,22 @@ def count_ways_by_degree(graph, a, b):
     return min(graph.degree(a), graph.degree(b)) if nx.has_path(graph, a, b) else 0
 
 
+def odd_cities_by_neighbours(routes):
+    """Wrong: counts neighbours, so the two tracks of a double route count once."""
+    neighbours = {}
+    for a, b in routes:
+        neighbours.setdefault(a, set()).add(b)
+        neighbours.setdefault(b, set()).add(a)
+    return {p for p, near in neighbours.items() if len(near) % 2}
+
+
+def is_cut_one_way(graph, a, b, routes):
+    """Wrong: removes each claimed route in one direction only, from a directed copy."""
+    rest = nx.DiGraph(graph)
+    rest.remove_edges_from(routes)
+    return not nx.has_path(rest, a, b)
+
+
 def is_cut_if_it_touches_a(graph, a, b, routes):
     """Wrong: any claimed route at a counts as a cut."""
     return any(a in route for route in routes)
@@ -446,10 +474,14 @@ def rates_overall(tickets):
 CHECKS += [
     (ex.check_kruskal, solutions.kruskal, [kruskal_without_cycle_test]),
     (ex.check_prim, solutions.prim, [prim_over_every_piece, prim_nearest_neighbour]),
-    (ex.check_odd_cities, solutions.odd_cities, [odd_cities_of_degree_one]),
+    (
+        ex.check_odd_cities,
+        solutions.odd_cities,
+        [odd_cities_of_degree_one, odd_cities_by_neighbours],
+    ),
     (ex.check_euler_circuit, solutions.euler_circuit, [euler_walk_without_splicing]),
     (ex.check_count_ways, solutions.count_ways, [count_ways_greedily, count_ways_by_degree]),
-    (ex.check_is_cut, solutions.is_cut, [is_cut_if_it_touches_a]),
+    (ex.check_is_cut, solutions.is_cut, [is_cut_if_it_touches_a, is_cut_one_way]),
     (ex.check_path_counts, solutions.count_paths, [count_paths_ignoring_lengths]),
     (ex.check_ticket_share, solutions.share, [share_all_or_nothing]),
     (ex.check_wilson, solutions.wilson, [wilson_as_normal]),
@@ -527,6 +559,13 @@ def test_bfs_detects_visiting_twice_and_missing_places():
 def test_graph_check_names_the_missing_places():
     message = ex.check_board_graph(build_without_country_spaces).message
     assert "Germany" in message and "places are missing" in message
+    message = ex.check_board_graph(build_from_routes_only).message
+    assert "Miami" in message and "add every place as a node" in message
+
+
+def test_wrong_degree_and_cut_answers_get_a_hint():
+    assert "two tracks of a double route" in ex.check_odd_cities(odd_cities_by_neighbours).message
+    assert "both directions" in ex.check_is_cut(is_cut_one_way).message
 
 
 @pytest.mark.parametrize("name", ["usa", "germany", "world"])

@@ -121,9 +121,13 @@ ENGINE_READINGS = [
     ("rules_germany_1_setup_and_passengers.ipynb", "places the passengers by a printed diagram"),
     ("rules_germany_2_routes_tickets_scoring.ipynb", "a mix that the decks cannot supply"),
     ("rules_germany_2_routes_tickets_scoring.ipynb", "if nobody completed a ticket, nobody gets"),
+    ("graphs_6_tours.ipynb", "reads it as a **trail**"),
+    ("rules_maerklin_1_cards_and_passengers.ipynb", "a Locomotive +4 may be your second card"),
+    ("rules_germany_1_setup_and_passengers.ipynb", "This engine always takes them"),
 ]
 FLAGS = re.compile(
-    r"\*\*(House rule \(the rulebook is (silent|ambiguous)\)|Not in the rulebook's words \(read)"
+    r"\*\*(House rule \(the rulebook (is (silent|ambiguous)|lets you decline)\)"
+    r"|Not in the rulebook's words \(read)"
 )
 
 
@@ -137,7 +141,11 @@ def test_engine_readings_are_flagged_as_house_rules(name, reading):
 
 
 def test_quiz_answers_that_rest_on_a_house_rule_say_so():
-    for quiz_name, topic in [("world", "no trail visits"), ("maerklin", "and back to Berlin")]:
+    for quiz_name, topic in [
+        ("world", "no trail visits"),
+        ("maerklin", "and back to Berlin"),
+        ("maerklin", "You take it as your first card"),
+    ]:
         question = next(q for q in quiz.get(quiz_name).questions if topic in q.prompt)
         assert "house rule" in question.explanation, topic
     tie = next(q for q in quiz.MAERKLIN.questions if "tokens are worth" in q.prompt)
@@ -145,3 +153,53 @@ def test_quiz_answers_that_rest_on_a_house_rule_say_so():
     # The Double-Ship question no longer needs the house rule to have one right answer.
     ships = next(q for q in quiz.WORLD.questions if "ship route of 5 spaces" in q.prompt)
     assert not any("Single-Ship" in text for _, text in ships.choices)
+
+
+def test_graphs_8_claims_the_trend_only_where_the_groups_are_large_enough():
+    text = " ".join(markdown("graphs_8_euler_trails.ipynb").split())
+    assert "it leaves out more the more odd places there are" not in text
+    assert "as long as a group holds enough networks to say (5 or more)" in text
+
+
+def test_graphs_11_gives_greedy_against_greedy_its_own_figure():
+    text = " ".join(markdown("graphs_11_simulation_lab.ipynb").split())
+    assert "The greedy bots score around 100" not in text
+    assert "Against each other, the two greedy bots score about 90 each" in text
+
+
+def _kirchhoff(adjacency):
+    """Spanning trees of a graph (parallel edges apart) from its adjacency counts."""
+    import numpy as np
+
+    laplacian = np.diag(adjacency.sum(axis=1)) - adjacency
+    return float(np.linalg.det(laplacian[1:, 1:]))
+
+
+def test_graphs_7_says_which_count_of_spanning_trees_is_hundreds_of_quadrillions():
+    text = " ".join(markdown("graphs_7_spanning_trees.ipynb").split())
+    assert "Hundreds of quadrillions with one edge per pair of places" in text
+    usa = ttr_nb.load_map("usa")
+    simple = nx.Graph((r.a, r.b) for r in usa.routes)
+    tracks = nx.MultiGraph((r.a, r.b) for r in usa.routes)
+    one, each = (_kirchhoff(nx.to_numpy_array(g, nodelist=sorted(g))) for g in (simple, tracks))
+    assert 1e17 <= one < 1e18 and each > 1000 * one
+
+
+def test_time_claims_match_the_estimates():
+    """A lesson that promises "under half an hour" per part must keep every part under 30."""
+    from ttr_nb.teaching import curriculum
+
+    parts = sorted(NOTEBOOKS.glob("rules_*.ipynb"))
+    longest = max(curriculum.estimate_minutes(p) for p in parts)
+    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+        text = " ".join(markdown(path.name).split())
+        strict = re.search(r"(under|less than) half an hour", text)
+        assert not (strict and longest >= 30), (
+            f"{path.name}: {strict.group(0)!r}, longest {longest}"
+        )
+
+
+def test_graphs_3_dijkstra_proof_says_why_the_first_unsettled_place_is_not_cheaper():
+    text = " ".join(markdown("graphs_3_planning_1_dijkstra.ipynb").split())
+    assert "step 3 relaxed its route to *y*" in text
+    assert "at least as large, and the weights are never negative" not in text

@@ -217,7 +217,11 @@ def test_triple_route_with_2_or_3_players_only_one_track_is_used(players):
         )
     )
     for track in tracks[1:]:
-        refused(game, ClaimRoute(track, payment(green=1)), "only one route of a double route")
+        refused(
+            game,
+            ClaimRoute(track, payment(green=1)),
+            "only one route of a triple route can be used, and another is taken",
+        )
         assert not any(isinstance(a, ClaimRoute) and a.route == track for a in game.legal_actions())
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -56,7 +57,7 @@ ARTIFACTS = REPO / "test-artifacts"
 CHROMIUM_FLAGS = [*FLAGS, OFFLINE]
 VIEWPORT = {"width": 1500, "height": 1000}
 LOCAL_HOSTS = {"127.0.0.1"}
-START_MS = 300_000  # a cold start loads ~40 MB and starts Python in WebAssembly
+START_MS = 300_000  # a cold start loads ~35 MB and starts Python in WebAssembly
 WAIT_MS = 120_000
 LESSON = "graphs_1_board.ipynb"  # matplotlib, networkx and the board widget
 
@@ -117,12 +118,33 @@ def site_dir() -> Path:
     return path
 
 
+SERVER_LOG = ARTIFACTS / "site-server.log"
+SERVED = re.compile(r'"GET (\S+) HTTP/[\d.]+" 200 ')  # a file sent in full (not a 304)
+
+
+def bytes_sent(site_dir: Path, since: int) -> tuple[int, int]:
+    """Bytes of the site's files the server sent in full after log offset ``since``, and
+    the log's length now."""
+    text = SERVER_LOG.read_text(encoding="utf-8", errors="replace")
+    total = 0
+    for path in SERVED.findall(text[since:]):
+        local = site_dir / urllib.request.url2pathname(path.split("?")[0].lstrip("/"))
+        if local.is_dir():
+            local = local / "index.html"
+        if local.is_file():
+            total += local.stat().st_size
+    return total, len(text)
+
+
 @pytest.fixture(scope="module")
 def server(site_dir: Path) -> Iterator[str]:
-    """A plain static file server on 127.0.0.1, as `make site-serve` runs it."""
+    """A plain static file server on 127.0.0.1, as `make site-serve` runs it (its log, one
+    line per file sent, goes to test-artifacts/site-server.log)."""
     port = _free_port()
     cmd = [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "-d", str(site_dir)]
-    proc = subprocess.Popen([*cmd, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = SERVER_LOG.open("w", encoding="utf-8")
+    proc = subprocess.Popen([*cmd, str(port)], stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + 30
@@ -138,6 +160,7 @@ def server(site_dir: Path) -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+        log.close()
 
 
 class Outside:
@@ -247,16 +270,53 @@ def test_every_locked_package_is_in_the_site(site_dir: Path) -> None:
     assert kernel["disablePyPIFallback"] is True
 
 
+def say_the_sizes(site_dir: Path, first_visit: int) -> None:
+    """What the docs, the front page and the app's notice say a first visit downloads, and
+    the docs the site's size, agree with what was measured (within 3 %)."""
+    site_mib = sum(p.stat().st_size for p in site_dir.rglob("*") if p.is_file()) / 2**20
+    docs = (REPO / "docs" / "deployment" / "static-site.md").read_text(encoding="utf-8")
+    said = re.search(r"builds _site/ \(about ([\d.]+) MiB\)", docs)
+    assert said and abs(float(said.group(1)) / site_mib - 1) < 0.03, (said, site_mib)
+    first_mb = first_visit / 1e6
+    texts = {
+        "docs": docs,
+        "front page": (site_dir / "index.html").read_text(encoding="utf-8"),
+        "notice": (site_dir / "voici" / "render" / "app.html").read_text(encoding="utf-8"),
+    }
+    for where, text in texts.items():
+        said = re.search(r"(?:downloads?|loads) (?:it )?\(?about ([\d.]+)(?:&nbsp;|\s)MB", text)
+        assert said, f"the {where} no longer says what a first visit downloads"
+        assert abs(float(said.group(1)) / first_mb - 1) < 0.03, (where, said.group(0), first_mb)
+
+
 def test_app_page_plays_offline(
-    context: Any, server: str, outside: Outside, timings: dict[str, float]
+    context: Any, server: str, site_dir: Path, outside: Outside, timings: dict[str, float]
 ) -> None:
     page = context.new_page()
+    _, log_at = bytes_sent(site_dir, 0)
     opened = time.monotonic()
     page.goto(server + "voici/render/app.html", wait_until="domcontentloaded")
+    # The app's own notice, not Voici's bare spinner, while Python starts in the tab.
+    notice = page.locator(".ttr-starting")
+    notice.wait_for(state="visible", timeout=WAIT_MS)
+    assert "Starting the game" in notice.inner_text()
+    assert page.title() == "ttr-nb: play Ticket to Ride"
+    page.wait_for_function(
+        "() => Number((document.querySelector('.ttr-seconds') || {}).textContent) >= 2",
+        timeout=WAIT_MS,
+    )  # it counts the seconds
+    shoot(page, "app-starting", full=False)
     page.wait_for_function(JS_CANVAS_PAINTED, timeout=START_MS, polling=250)
     timings["app_cold_start_to_drawn_board_s"] = round(time.monotonic() - opened, 1)
+    first_visit, _ = bytes_sent(site_dir, log_at)
+    timings["app_first_visit_mb"] = round(first_visit / 1e6, 1)
+    timings["site_mib"] = round(
+        sum(p.stat().st_size for p in site_dir.rglob("*") if p.is_file()) / 2**20, 1
+    )
+    assert not page.locator(".ttr-starting").count()  # gone once the app shows
     no_errors(page)
     shoot(page, "app-first-load")
+    say_the_sizes(site_dir, first_visit)
 
     start_game(page, "usa", seed=7)  # bots move one per click: deterministic
     keep_tickets(page)
@@ -308,7 +368,9 @@ def test_app_page_plays_offline(
     page.locator(".ttr-tables").get_by_text("Play with others").click()
     note = page.locator(".ttr-table-needs-server")
     note.wait_for(state="visible", timeout=WAIT_MS)
-    assert "Tables need the server" in note.inner_text()
+    said = " ".join(note.inner_text().split())
+    assert "Tables need a server the whole class reaches" in said
+    assert "not on Binder, where each visitor has a server of their own" in said
     assert not page.locator(".ttr-table-open").count()
     page.close()
     stays_local(outside)

@@ -196,3 +196,13 @@ def test_longest_trails_are_shown_only_where_they_score(map_name: str, scored: b
     layer = MagicMock()
     app._paint_trails(layer, app.board.geometry, app.board.pieces)
     assert bool(layer.method_calls) == scored  # outlined on the board only where it scores
+
+
+def test_a_triple_route_closed_by_another_track_says_triple() -> None:
+    app = GameApp(map_name="germany", players=2, seed=7, auto_bots=False)
+    tracks = sorted(r.id for r in app.game.map.routes if {r.a, r.b} == {"duesseldorf", "koeln"})
+    give_routes(app.game, 1, [tracks[0]])
+    app.refresh()
+    app.board.select(tracks[1])
+    facts = text(app.claim.selected_html.value)
+    assert "closed: with 2 players only one track of a triple route is used" in facts

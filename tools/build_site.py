@@ -459,6 +459,67 @@ def fix_voici_kernel_urls(out: Path) -> None:
         )
 
 
+# The app's own "Starting the game" notice, as on the Voilà server (the "ttr" page template),
+# told for Python starting in the tab: Voici's page shows only its spinner and "Starting up
+# kernel..." for the half minute a first visit takes. It counts the seconds, shows Voici's
+# step, and goes when the app is on the page.
+STARTING_NOTICE = """
+<style>
+  .ttr-notice { position: fixed; top: 0; left: 0; right: 0; z-index: 1000;
+    margin: 12vh auto 0; max-width: 34em; padding: 1.4em 1.8em;
+    font: 16px/1.5 system-ui, sans-serif; color: #1d2b36;
+    background: #fffdf6; border: 2px solid #268380; border-radius: 8px; }
+  .ttr-notice h2 { margin: 0 0 0.4em; font-size: 1.3em; }
+  .ttr-notice p { margin: 0.3em 0; }
+  .ttr-notice .ttr-wait { color: #4d5b66; font-variant-numeric: tabular-nums; }
+  #loading { display: none !important; }
+</style>
+<div class="ttr-notice ttr-starting" role="status" aria-live="polite">
+  <h2>Starting the game…</h2>
+  <p>Python is starting inside this tab. A first visit downloads it (about 35&nbsp;MB) and takes
+  up to a minute on a slow computer; later visits start from the browser's cache.
+  Keep this page open.</p>
+  <p class="ttr-wait"><span class="ttr-step">Loading Python</span> ·
+  <span class="ttr-seconds">0</span> s</p>
+</div>
+<script>
+(function () {
+  var notice = document.querySelector('.ttr-starting');
+  var seconds = notice.querySelector('.ttr-seconds');
+  var step = notice.querySelector('.ttr-step');
+  var started = Date.now();
+  var update = window.update_loading_text;
+  window.update_loading_text = function (index, count, text) {
+    step.textContent = count ? 'Setting up the game (' + index + ' of ' + count + ')'
+      : 'Starting Python';
+    if (update) update(index, count, text);
+  };
+  var timer = setInterval(function () {
+    if (document.querySelector('.ttr-app')) {
+      clearInterval(timer);
+      notice.remove();
+      return;
+    }
+    seconds.textContent = String(Math.round((Date.now() - started) / 1000));
+  }, 500);
+})();
+</script>
+"""
+BODY_TAG = re.compile(r"<body[^>]*>")
+
+
+def add_starting_notice(out: Path) -> None:
+    """Put the app's "Starting the game… N s" notice on the app page, after Voici's helpers."""
+    page = out / "voici" / "render" / f"{APP_PAGE}.html"
+    text = page.read_text(encoding="utf-8")
+    helpers = text.find("window.voila_finish")
+    end = text.find("</script>", helpers)
+    if not BODY_TAG.search(text) or helpers < 0 or end < 0:
+        raise SiteBuildError(f"{page.relative_to(out)}: no place for the starting notice")
+    end += len("</script>")
+    page.write_text(text[:end] + STARTING_NOTICE + text[end:], encoding="utf-8")
+
+
 def write_landing_page(out: Path) -> None:
     template = (SITE_CONFIG / "index.html").read_text(encoding="utf-8")
     (out / "index.html").write_text(template, encoding="utf-8")
@@ -505,6 +566,7 @@ def build(out: Path, work: Path) -> None:
     drop_lab_extensions(out, ["@voila-dashboards/jupyterlab-preview"])
     keep_only_app_page(out)
     fix_voici_kernel_urls(out)
+    add_starting_notice(out)
     local_fontawesome(config, out, cache)
     write_landing_page(out)
     check_offline(out)

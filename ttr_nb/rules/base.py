@@ -369,9 +369,13 @@ class Rules(ScoringRules, RuleWords, FastHooks):
             if holder == player_index:
                 return "a player may not claim two routes joining the same two cities"
             if holder is not None and len(state.players) <= self.closed_parallel_max_players:
+                if len(self.parallel[route.id]) == 1:
+                    kind, taken = "double", "the other is taken"
+                else:  # Germany's triple routes (three tracks)
+                    kind, taken = "triple", "another is taken"
                 return (
-                    f"with {len(state.players)} players only one route of a double route "
-                    "can be used, and the other is taken"
+                    f"with {len(state.players)} players only one route of a {kind} route "
+                    f"can be used, and {taken}"
                 )
         left = player.pieces.get(route.kind, 0)
         if left < route.length:

@@ -30,7 +30,10 @@ What differs from the USA rules:
   tickets, then the most passengers, then the victory is shared.
 
 House rule where the rulebook is silent: the Globetrotter needs at least one
-completed ticket (if nobody completed any, nobody gets it).
+completed ticket (if nobody completed any, nobody gets it). House rule against
+the rulebook's "may": a claim always takes the passengers at its ends (declining
+never helps the claimant: one more passenger never lowers its taker's majority
+points nor raises anyone else's).
 """
 
 from __future__ import annotations

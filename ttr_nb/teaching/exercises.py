@@ -21,16 +21,19 @@ imported here too, so every lesson calls ``exercises.check_...``.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import json
 import math
 import random
 from collections.abc import Callable, Collection, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import networkx as nx
 
 from ..algorithms.connectivity import ticket_completed
-from ..maps import Map
+from ..maps import Map, map_from_data
 from .checking import (
     MAPS,
     CheckResult,
@@ -90,14 +93,15 @@ def check_board_graph(build_graph: Callable[[Map], Any]) -> CheckResult:
     Expected: an undirected ``networkx.MultiGraph`` with one node per place
     (cities, country spaces, junctions: the map's ``cities``) and one edge
     per route, with the route's length in the edge attribute ``length``.
-    Tried on the USA, Germany and World maps.
+    Tried on the USA, Germany and World maps, and on the USA map with Miami's
+    routes taken off: a place without routes is still a place of the board.
     """
 
     def check(fn: Callable) -> int:
         cases = 0
-        for name in MAPS:
-            game_map = _map(name)
-            case = f"on the {game_map.name} map"
+        boards = [(_map(name), f"on the {_map(name).name} map") for name in MAPS]
+        boards.append((_map_without_routes_at("usa", "miami"), _LONELY_CASE))
+        for game_map, case in boards:
             graph = _call(fn, game_map, case=case)
             if not isinstance(graph, nx.Graph):
                 raise _Wrong(f"{case} your function returned {type(graph).__name__}, not a graph.")
@@ -109,7 +113,14 @@ def check_board_graph(build_graph: Callable[[Map], Any]) -> CheckResult:
             want = {c.id for c in game_map.cities}
             missing, extra = want - set(graph.nodes), set(graph.nodes) - want
             if missing:
-                raise _Wrong(f"{case} places are missing: {_names(game_map, missing)}.")
+                lonely = missing - {p for r in game_map.routes for p in r.ends}
+                hint = (
+                    " A place without routes is a place too: add every place as a node "
+                    "(graph.add_nodes_from), not only the ends of routes."
+                    if lonely
+                    else ""
+                )
+                raise _Wrong(f"{case} places are missing: {_names(game_map, missing)}.{hint}")
             if extra:
                 raise _Wrong(
                     f"{case} nodes that are not places of the map: {_names(None, extra)} "
@@ -151,6 +162,17 @@ def check_board_graph(build_graph: Callable[[Map], Any]) -> CheckResult:
         return cases
 
     return _run(check, build_graph, "builds every board as a multigraph")
+
+
+_LONELY_CASE = "on a made-up USA map whose routes at Miami were taken off (Miami has none)"
+
+
+@functools.cache
+def _map_without_routes_at(name: str, place: str) -> Map:
+    """Map ``name`` without the routes at ``place``: a place of the board with no route."""
+    data = json.loads(Path(_map(name).path).read_text(encoding="utf-8"))
+    data["routes"] = [r for r in data["routes"] if place not in (r["a"], r["b"])]
+    return map_from_data(data, f"{name} without the routes at {place}")
 
 
 # ------------------------------------------------------------- lesson 2

@@ -235,7 +235,18 @@ def check_odd_cities(odd_cities: Callable[[list[tuple]], Iterable[Hashable]]) ->
         trials += [
             ("a star X–A, X–B, X–C", [("X", "A"), ("X", "B"), ("X", "C")]),
             ("a line A–B–C–D", [("A", "B"), ("B", "C"), ("C", "D")]),
+            # Parallel routes count once each: a double route adds 2 to both its ends.
+            ("a double route A=B and a route B–C", [("A", "B"), ("A", "B"), ("B", "C")]),
+            ("a triangle with a double side", [("A", "B"), ("B", "C"), ("C", "A"), ("C", "A")]),
         ]
+        for name in MAPS:
+            game_map = _map(name)
+            trials.append(
+                (
+                    f"the whole {game_map.name} board, both tracks of every double route",
+                    [(r.a, r.b) for r in game_map.routes],
+                )
+            )
         for name in MAPS:
             trials.append(
                 (f"a made-up {_map(name).name} network", [r[:2] for r in _made_up(name, rng, 15)])
@@ -250,10 +261,18 @@ def check_odd_cities(odd_cities: Callable[[list[tuple]], Iterable[Hashable]]) ->
             want = {p for p, d in degree.items() if d % 2}
             if got != want:
                 extra, missing = sorted(got - want, key=str), sorted(want - got, key=str)
+                parallel = len({frozenset(r[:2]) for r in routes}) < len(routes)
+                shown = routes if len(routes) <= 12 else f"({len(routes)} routes)"
                 raise _Wrong(
-                    f"on {case} {routes}: expected {sorted(want, key=str)}"
+                    f"on {case} {shown}: expected {sorted(want, key=str)}"
                     + (f"; {extra} have an even number of routes" if extra else "")
                     + (f"; {missing} are odd too" if missing else "")
+                    + (
+                        ". Count routes, not neighbours: the two tracks of a double route are "
+                        "two routes"
+                        if parallel
+                        else ""
+                    )
                     + "."
                 )
             cases += 1
@@ -374,7 +393,10 @@ def check_is_cut(
             edges = sorted(graph.edges)
             connected = nx.has_path(graph, a, b)
             cut = sorted(nx.minimum_edge_cut(graph, a, b)) if connected else []
-            trials = [cut, cut[1:], rng.sample(edges, min(len(edges), 3)), []]
+            # networkx gives each cut route from a's side to b's; a route has no direction,
+            # so the same cut is tried with its routes written the other way round too.
+            backwards = [(v, u) for u, v in cut]
+            trials = [cut, backwards, cut[1:], rng.sample(edges, min(len(edges), 3)), []]
             for routes in trials:
                 rest = graph.copy()
                 rest.remove_edges_from(routes)
@@ -382,7 +404,12 @@ def check_is_cut(
                 label = f"On {case} with {routes} claimed"
                 got = _call(fn, graph.copy(), a, b, list(routes), case=label)
                 if got is not want:
-                    raise _Wrong(f"{label}: expected {want}, got {got!r}.")
+                    hint = (
+                        " A route can be used both ways: claiming it closes both directions."
+                        if routes is backwards and want
+                        else ""
+                    )
+                    raise _Wrong(f"{label}: expected {want}, got {got!r}.{hint}")
                 cases += 1
         return cases
 

@@ -471,9 +471,10 @@ MAERKLIN = Quiz(
                 "You may take a second card only from the deck.",
             ],
             "5bc3eef4c15d",
-            "Only a plain Locomotive taken face up is a whole draw. A "
-            "Locomotive +4 (and a Passenger card) is drawn like a colour card, "
-            "and it may even be taken as the second card.",
+            "Only a plain Locomotive taken face up is a whole draw: the rulebook says that "
+            "a player who takes a Locomotive +4 may still draw two cards. Whether a face-up "
+            "Locomotive +4 may also be the second card it does not say; by this engine's "
+            "house rule it may, as a colour card or a Passenger card may.",
             "Which locomotive is worth a whole draw?",
         ),
         _q(

@@ -61,8 +61,9 @@ class GameApp(BotTurns):
     seats : list of str, optional
         Kind of each seat: ``"human"``, ``"greedy"`` or ``"random"``
         (default: one human, then greedy bots).
-    seed : int
-        Seed of the game (same seed and moves, same game).
+    seed : int, optional
+        Seed of the game (same seed and moves, same game). By default each new game gets a
+        fresh seed, shown in the New game panel.
     auto_bots : bool
         Let bots move on their own, one move every ``BOT_DELAY_MS``.
     store_factory : callable, optional
@@ -74,7 +75,7 @@ class GameApp(BotTurns):
         map_name: str = "usa",
         players: int = 3,
         seats: list[str] | None = None,
-        seed: int = 1,
+        seed: int | None = None,
         auto_bots: bool = True,
         store_factory: Callable[[], Any] | None = None,
     ) -> None:
@@ -318,7 +319,7 @@ class GameApp(BotTurns):
         self.timeline.stop_replay()
         self.prompt.close()
         game_map = load_map(self.setup.map_name)
-        seed = int(self.setup.seed_box.value)
+        seed = self.setup.seed_for_new_game()
         self.seat_kinds = self.setup.seat_kinds
         self.coach_allowed = self.setup.coach_allowed
         if game_map.id in playable_maps():

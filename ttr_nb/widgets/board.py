@@ -468,8 +468,9 @@ class BoardWidget:
         colour = style.swatch(other.color).name.split(" (")[0]
         players = len(game.state.players)
         if players <= rules.closed_parallel_max_players:
+            kind = "double" if len(self.map.parallel(route)) == 1 else "triple"
             return (
-                f"closed: with {players} players only one track of a double route is used, "
+                f"closed: with {players} players only one track of a {kind} route is used, "
                 f"and {name} took the {colour} one"
             )
         return f"open, but not to {name}, who took the {colour} track beside it"

@@ -71,7 +71,8 @@ class SvgCanvas:
     Supports the attributes ``fill_style``, ``stroke_style``, ``line_width``,
     ``font``, ``text_align``, ``text_baseline`` and ``global_alpha``, and the
     methods the board's painters use: ``clear``, ``fill_rect``,
-    ``fill_circle(s)``, ``stroke_circle(s)``, ``fill_polygons``,
+    ``fill_circle(s)``, ``stroke_circle(s)``, ``fill_styled_circles``,
+    ``stroke_styled_circles``, ``fill_polygons``,
     ``stroke_polygons``, ``fill_styled_polygons``, ``stroke_line_segments``,
     ``set_line_dash``, ``fill_text`` and ``stroke_text``.  Any other canvas
     method raises AttributeError, so a painter that needs more is noticed in
@@ -112,10 +113,11 @@ class SvgCanvas:
     def _alpha(self) -> str:
         return "" if self.global_alpha >= 1 else f' opacity="{_num(self.global_alpha)}"'
 
-    def _stroke(self) -> str:
+    def _stroke(self, colour: Any = None) -> str:
         dash = f' stroke-dasharray="{" ".join(_num(d) for d in self._dash)}"' if self._dash else ""
+        colour = self.stroke_style if colour is None else colour
         return (
-            f'fill="none" stroke="{_colour(self.stroke_style)}"'
+            f'fill="none" stroke="{_colour(colour)}"'
             f' stroke-width="{_num(self.line_width)}"{dash}{self._alpha()}'
         )
 
@@ -146,6 +148,34 @@ class SvgCanvas:
 
     def stroke_circles(self, x: Any, y: Any, radius: Any) -> None:
         self._circles(x, y, radius, self._stroke())
+
+    def _styled_circles(
+        self, xs: Any, ys: Any, radius: Any, color: Any, alpha: Any, stroke: bool
+    ) -> None:
+        """Circles each in its own colour (an n x 3 array) and alpha, as ipycanvas draws them."""
+        xs = np.atleast_1d(np.asarray(xs, dtype=float))
+        ys = np.atleast_1d(np.asarray(ys, dtype=float))
+        radii = np.broadcast_to(np.asarray(radius, dtype=float), xs.shape)
+        colours = np.asarray(color, dtype=float).reshape(-1, 3)
+        if len(colours) == 1:
+            colours = np.repeat(colours, len(xs), axis=0)
+        alphas = np.broadcast_to(np.asarray(alpha, dtype=float), xs.shape)
+        saved = self.global_alpha
+        for x, y, r, rgb, a in zip(xs, ys, radii, colours, alphas, strict=True):
+            self.global_alpha = saved * float(a)
+            paint = self._stroke(rgb) if stroke else self._fill(rgb)
+            self._add(paint, f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(r)}"/>')
+        self.global_alpha = saved
+
+    def fill_styled_circles(
+        self, x: Any, y: Any, radius: Any, color: Any, alpha: Any = 1.0
+    ) -> None:
+        self._styled_circles(x, y, radius, color, alpha, stroke=False)
+
+    def stroke_styled_circles(
+        self, x: Any, y: Any, radius: Any, color: Any, alpha: Any = 1.0
+    ) -> None:
+        self._styled_circles(x, y, radius, color, alpha, stroke=True)
 
     def fill_circle(self, x: float, y: float, radius: float) -> None:
         self._circles([x], [y], radius, self._fill())

@@ -20,6 +20,8 @@ APP_CSS = """
 .ttr-app h2 { margin: 4px 0 2px 0; font-size: 22px; }
 .ttr-app h3 { margin: 8px 0 4px 0; font-size: 15px; color: #4a4030; }
 .ttr-note { color: #5b5140; font-size: 13px; }
+.ttr-setup .widget-checkbox, .ttr-setup .widget-checkbox label { height: auto; }
+.ttr-setup .widget-checkbox label { white-space: normal; } /* wrap on a phone, never cut */
 .ttr-app .widget-html-content { line-height: 1.45; }
 .ttr-chip { display: inline-block; min-width: 18px; padding: 0 5px; margin-right: 4px;
   line-height: 18px; vertical-align: middle;

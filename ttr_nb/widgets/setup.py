@@ -7,6 +7,7 @@ refusal is shown right here. Starting over a game in progress asks first.
 from __future__ import annotations
 
 import html
+import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,12 @@ SEAT_KINDS = [
 ]
 BOT_NAMES = ["Ada", "Bruno", "Chen", "Dita", "Emil"]
 MAX_SEED = 10**12
+FRESH_SEEDS = 10**6  # fresh seeds have at most 6 digits: easy to read out and type again
+
+
+def fresh_seed() -> int:
+    """A seed nobody chose, so that each new game deals differently (0 to 999,999)."""
+    return secrets.randbelow(FRESH_SEEDS)
 
 
 def stand_in_words(game_map: Map) -> list[str]:
@@ -59,7 +66,7 @@ class SetupPanel:
         map_name: str,
         players: int,
         seats: list[str] | None,
-        seed: int,
+        seed: int | None,
     ) -> None:
         self.app = app
         guard = app.guard
@@ -96,14 +103,25 @@ class SetupPanel:
             layout=widgets.Layout(width="150px"),
             _dom_classes=["ttr-players"],
         )
+        # A new game gets a fresh seed unless one was given (a lesson, a test) or typed:
+        # the box shows the game's seed, so that typing it again replays the same deal.
         self.seed_box = widgets.BoundedIntText(
             description="Seed:",
-            value=seed,
+            value=seed if seed is not None else 0,
             min=0,
             max=MAX_SEED,
             layout=widgets.Layout(width="170px"),
             _dom_classes=["ttr-seed"],
         )
+        self.fresh_seed_box = widgets.Checkbox(
+            value=seed is None,
+            description="new seed each game",
+            indent=False,
+            layout=widgets.Layout(width="auto", max_width="100%"),
+            _dom_classes=["ttr-fresh-seed"],
+        )
+        self._showing_seed = False
+        self.seed_box.observe(guard(self._seed_typed), names="value")
         kinds = (seats or ["human"] + ["greedy"] * 4) + ["greedy"] * 5
         self.names: list[widgets.Text] = []
         self.kinds: list[widgets.Dropdown] = []
@@ -131,6 +149,8 @@ class SetupPanel:
             value=True,
             description="Coach for every seat (untick for a graded game)",
             indent=False,
+            # A checkbox is 300 px wide by default: its words were cut off with an ellipsis.
+            layout=widgets.Layout(width="auto", max_width="100%"),
             _dom_classes=["ttr-coach-allowed"],
         )
         self.start_button = button("Start new game", "ttr-start")
@@ -142,7 +162,13 @@ class SetupPanel:
         self.widget = widgets.VBox(
             [
                 widgets.HBox(
-                    [self.map_picker, self.player_count, self.seed_box, self.start_button],
+                    [
+                        self.map_picker,
+                        self.player_count,
+                        self.seed_box,
+                        self.fresh_seed_box,
+                        self.start_button,
+                    ],
                     layout=widgets.Layout(flex_flow="row wrap"),
                 ),
                 self.map_note,
@@ -177,6 +203,24 @@ class SetupPanel:
             self.note.show(f"Cannot start: {exc}.", bad=True)
             return None
 
+    def seed_for_new_game(self) -> int:
+        """The seed of the game being started: a fresh one (shown in the box) unless
+        *new seed each game* is off, then the one in the box."""
+        if self.fresh_seed_box.value:
+            self._show_seed(fresh_seed())
+        return int(self.seed_box.value)
+
+    def _show_seed(self, seed: int) -> None:
+        self._showing_seed = True
+        try:
+            self.seed_box.value = seed
+        finally:
+            self._showing_seed = False
+
+    def _seed_typed(self, _change: dict[str, Any]) -> None:
+        if not self._showing_seed:  # the learner typed a seed: the next game uses it
+            self.fresh_seed_box.value = False
+
     def show_game(self, map_id: str, names: list[str], seed: int) -> None:
         """Show a loaded game's map, players and seed (seat kinds stay as chosen)."""
         with self.player_count.hold_trait_notifications():
@@ -184,7 +228,7 @@ class SetupPanel:
                 self.map_picker.value = map_id
             self.player_count.value = len(names)
             if 0 <= seed <= MAX_SEED:
-                self.seed_box.value = seed
+                self._show_seed(seed)
             for i, name in enumerate(names):
                 self.names[i].value = name
 

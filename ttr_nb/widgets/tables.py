@@ -120,10 +120,11 @@ class TablePlay:
         if sys.platform == "emscripten":  # the static site: Python in the browser, no server
             self.forms_box.children = (
                 widgets.HTML(
-                    "<div class='ttr-note ttr-table-needs-server'>Tables need the server: this "
-                    "page runs entirely in your browser, so other browsers cannot reach its "
-                    "game. Play with others on the app served by Voilà (make app, or the "
-                    "Binder link).</div>"
+                    "<div class='ttr-note ttr-table-needs-server'>Tables need a server the "
+                    "whole class reaches: this page runs entirely in your browser, so other "
+                    "browsers cannot reach its game. Play with others on the app served by "
+                    "Voilà on a class machine (make app) or on a JupyterHub; not on Binder, "
+                    "where each visitor has a server of their own.</div>"
                 ),
             )
             return

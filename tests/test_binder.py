@@ -1,0 +1,152 @@
+"""The Binder image, rebuilt without Docker: repo2docker's steps in a fresh venv, then its pages.
+
+repo2docker (Binder, or a JupyterHub image built from ``binder/``) starts from a Jupyter stack of
+its own (``tests/data/repo2docker_base.txt``), runs ``pip install -r binder/requirements.txt``
+from the repository root, then ``binder/postBuild``, and starts ``jupyter notebook``. This test
+does the same in a new virtual environment and asks the server for the pages a visitor opens:
+the Notebook pages (``/tree``, ``/notebooks/...``), JupyterLab, and the Voilà app. Each must
+answer 200, and neither the pages nor the server log may hold a traceback.
+
+It needs the package index (as ``make setup`` does) and takes one to two minutes, most of it
+pip; the second run reuses pip's cache.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from browser import _free_port, _stop
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE = ROOT / "tests" / "data" / "repo2docker_base.txt"
+PAGES = [
+    "/tree",
+    "/tree/notebooks",
+    "/notebooks/notebooks/index.ipynb",
+    "/notebooks/notebooks/rules_usa_1_setup_and_cards.ipynb",
+    "/lab/tree/notebooks/index.ipynb",
+    "/voila/render/notebooks/app.ipynb",  # the Binder badge's link: runs the app
+]
+
+
+def _run(args: list[str], env: dict[str, str], log: Path, timeout: float = 600) -> str:
+    done = subprocess.run(
+        args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    output = done.stdout + done.stderr
+    with log.open("a", encoding="utf-8") as out:
+        out.write(f"$ {' '.join(args)}\n{output}\n")
+    assert done.returncode == 0, f"{' '.join(args)} failed:\n{output[-3000:]}"
+    return output
+
+
+def _get(url: str, timeout: float = 180) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as answer:
+            return answer.status, answer.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode("utf-8", "replace")
+
+
+@pytest.fixture(scope="module")
+def binder_env(tmp_path_factory: pytest.TempPathFactory):
+    """A venv built as repo2docker builds the image, and the environment to run it in."""
+    work = tmp_path_factory.mktemp("binder")
+    venv = work / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    bin_dir = venv / "bin"
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "JUPYTER", "PY"))
+    }
+    env.update(
+        PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
+        VIRTUAL_ENV=str(venv),
+        JUPYTER_CONFIG_DIR=str(work / "config"),  # no settings of this machine's user
+        JUPYTER_DATA_DIR=str(work / "data"),
+        JUPYTER_RUNTIME_DIR=str(work / "runtime"),
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+    )
+    for key in ("PIP_FIND_LINKS", "PIP_CERT", "PIP_DEFAULT_TIMEOUT", "PIP_INDEX_URL"):
+        if key in os.environ:
+            env[key] = os.environ[key]
+    log = work / "build.log"
+    # --no-compile: no .pyc files written ahead (Python writes them at first import)
+    pip = [str(bin_dir / "python"), "-m", "pip", "install", "--quiet", "--no-compile"]
+    _run([*pip, "-r", str(BASE)], env, log)  # repo2docker's own stack first
+    _run([*pip, "-r", "binder/requirements.txt"], env, log)  # then ours, from the repo root
+    _run(["bash", "binder/postBuild"], env, log)
+    yield bin_dir, env, work
+    shutil.rmtree(venv, ignore_errors=True)
+
+
+def test_the_binder_set_is_consistent(binder_env):
+    bin_dir, env, work = binder_env
+    log = work / "build.log"
+    _run([str(bin_dir / "python"), "-m", "pip", "check"], env, log)
+    extensions = _run([str(bin_dir / "jupyter"), "labextension", "list"], env, log)
+    assert "is not compatible" not in extensions, extensions
+    assert re.search(r"jupyterlab-manager v\S+ \S*enabled\S* \S*OK", extensions), extensions
+    frozen = _run([str(bin_dir / "python"), "-m", "pip", "freeze"], env, log)
+    pins = {
+        line.split("==")[0].lower().replace("_", "-"): line
+        for line in (ROOT / "binder" / "constraints.txt").read_text().splitlines()
+        if "==" in line
+    }
+    for line in frozen.splitlines():
+        name = line.split("==")[0].lower().replace("_", "-")
+        if "==" in line and name in pins:
+            assert line.lower() == pins[name].lower(), f"installed {line}, pinned {pins[name]}"
+
+
+def test_the_notebook_lab_and_voila_pages_answer(binder_env):
+    bin_dir, env, work = binder_env
+    port = _free_port()
+    log = work / "server.log"
+    with log.open("w", encoding="utf-8") as out:
+        server = subprocess.Popen(
+            [
+                str(bin_dir / "jupyter"),
+                "notebook",  # repo2docker's command
+                "--no-browser",
+                "--allow-root",
+                "--ip=127.0.0.1",
+                f"--port={port}",
+                "--IdentityProvider.token=",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert server.poll() is None, log.read_text()
+            try:
+                with urllib.request.urlopen(f"{base}/api", timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.3)
+        else:
+            pytest.fail(f"the server did not start:\n{log.read_text()[-3000:]}")
+        for page in PAGES:
+            status, body = _get(base + page)
+            assert status == 200, f"{page} answered {status}:\n{body[-2000:]}"
+            assert "Traceback" not in body, f"{page} shows a traceback"
+        assert "Starting the game" in body  # the app's page template ("ttr") is in place
+    finally:
+        _stop(server)
+    text = log.read_text(encoding="utf-8")
+    assert "Traceback" not in text, text[-4000:]
+    assert not re.search(r"\[E \d", text), text[-4000:]  # no error lines in the server log
