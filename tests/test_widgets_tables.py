@@ -526,3 +526,34 @@ def test_a_creator_who_watches_gets_no_coaching_while_the_game_runs(store):
     ann.coach.toggle.value = True
     assert ann.coach.seat.options == () and "plays none now" in ann.coach.body.value
     assert _coach_leaks(ann, 0) == [] and _coach_leaks(ann, 1) == []
+
+
+def test_the_teachers_page_names_a_damaged_table_and_still_exports_the_others(store):
+    """Issue 39: one damaged move row used to stop the class's whole export."""
+    from test_tables_faults import bots_table, damage
+
+    good = bots_table(store, 12, seed=1)
+    bad = bots_table(store, 12, seed=2)
+    damage(store, bad.table_id, 7, '{"type": "ClaimRoute", "rou')
+    teacher = teacher_page(store)
+    listing = html.unescape(teacher.tables_html.value)
+    assert "Move 7 is damaged in the table store" in listing and "stops after move 6" in listing
+    csv_text = teacher.export()
+    assert good.code[:3] in csv_text and bad.code[:3] not in csv_text
+    assert len(csv_text.splitlines()) == 3  # the header and the good table's two seats
+    assert "Left out of the export" in teacher.note.text and bad.code[:3] in teacher.note.text
+
+
+def test_the_teachers_page_frees_a_squatted_seat_and_shows_the_stores_size(store):
+    ann = page(store)
+    code = open_table(ann, ["human", "human", "human"])
+    ben = page(store)
+    join(ben, code, "Ben", 1)  # Ben sits and never moves
+    teacher = teacher_page(store)
+    assert "MB of" in teacher.size_html.value and "1 table" in teacher.size_html.value
+    assert dict(teacher.seat_picker.options) == {"1: Ann": 0, "2: Ben": 1}
+    teacher.seat_picker.value = 1
+    teacher.free_button.click()
+    assert "Seat 2" in teacher.note.text and "free again" in teacher.note.text
+    seats = store.table_by_id(ann.tables.client.table_id).seats
+    assert seats[1].free and seats[0].name == "Ann"

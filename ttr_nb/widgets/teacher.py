@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 from IPython.display import display
 
+from ..errors import CorruptMoveError, TableError
 from ..tables.codes import show_code
 from .controls import Note, browser_timer, button, count
 
@@ -206,6 +207,16 @@ class TeacherPage:
         self.export_button = button("Export the results (CSV)", "ttr-teacher-export")
         self.export_button.on_click(guard(lambda _b: self.export()))
         self.export_link = widgets.HTML(_dom_classes=["ttr-teacher-export-link"])
+        self.seat_picker = widgets.Dropdown(
+            description="Seat:", options=[], _dom_classes=["ttr-teacher-seat"]
+        )
+        self.seat_picker.layout.width = "auto"
+        self.free_button = button("Free this seat (its player never moved)", "ttr-teacher-free")
+        self.free_button.on_click(
+            guard(lambda _b: self.free_seat(self.picker.value, self.seat_picker.value))
+        )
+        self.picker.observe(guard(lambda _c: self._offer_seats()), names="value")
+        self.size_html = widgets.HTML(_dom_classes=["ttr-teacher-size-box"])
         self.note = Note("ttr-teacher-note")
         self.guard.listeners.append(lambda summary: self.note.show(summary, bad=True))
         self.timer = browser_timer(REFRESH_MS, "ttr-teacher-timer", guard(lambda: self.refresh()))
@@ -221,8 +232,13 @@ class TeacherPage:
                     [self.picker, self.watch_button, self.coach_button, self.close_button],
                     layout=widgets.Layout(flex_flow="row wrap"),
                 ),
+                widgets.HBox(
+                    [self.seat_picker, self.free_button],
+                    layout=widgets.Layout(flex_flow="row wrap"),
+                ),
                 widgets.HBox([self.export_button, self.export_link]),
                 self.note.widget,
+                self.size_html,
                 self.timer,
                 self.watch_box,
                 self.guard.output,
@@ -262,30 +278,37 @@ class TeacherPage:
             return
         try:
             tables = self.store.list_tables(MAX_TABLES_LISTED)
-        except Exception:  # noqa: BLE001 - the database may be back at the next refresh
-            log.exception("teacher: listing the tables failed")
-            self.note.show("The table store could not be reached; retrying.", bad=True)
+            size = self.store.store_size()
+        except TableError as exc:  # the store's own sentence (unreachable, read-only ...)
+            self.note.show(_sentence(exc), bad=True)
             return
-        rows = []
-        for info in tables:
-            rows.append(self._row(info))
+        rows = [self._row(info) for info in tables]
         self.tables_html.value = tables_table(rows)
+        self.size_html.value = (
+            f"<div class='ttr-note ttr-teacher-size'>The table store holds "
+            f"{html.escape(size.describe())}; finished, closed and abandoned tables are "
+            "deleted after the retention period the server sets.</div>"
+        )
         options = [(f"{show_code(r['info'].code)} ({r['map']})", r["info"].table_id) for r in rows]
         if list(self.picker.options) != options:
             keep = self.picker.value
             self.picker.options = options
             ids = [v for _, v in options]
             self.picker.value = keep if keep in ids else (ids[0] if ids else None)
+        self._offer_seats()
 
     def _row(self, info: TableInfo) -> dict[str, Any]:
         from ..maps import load_map
 
         scores: list[int] = []
         turn = ""
+        damaged = ""
         if info.status != "open":
-            client = self._client(info.table_id)
+            client, problem = self._client(info.table_id)
             game = client.game if client else None
-            if game is not None:
+            if problem:
+                damaged = problem
+            elif game is not None:
                 scores = [row["total"] for row in game.scores()]
                 if not game.is_over and info.status == "playing":
                     turn = info.names[game.current_player]
@@ -294,9 +317,11 @@ class TeacherPage:
             "map": load_map(info.map).name,
             "scores": scores,
             "turn": turn,
+            "damaged": damaged,
         }
 
-    def _client(self, table_id: int) -> TableClient | None:
+    def _client(self, table_id: int) -> tuple[TableClient | None, str]:
+        """The table's game, followed; or what is wrong with its move log."""
         from ..tables.client import TableClient
 
         client = self.clients.get(table_id)
@@ -305,10 +330,39 @@ class TeacherPage:
                 client = self.clients[table_id] = TableClient(self.store, table_id)
             else:
                 client.sync()
-        except Exception:  # noqa: BLE001
-            log.exception("teacher: table %s could not be read", table_id)
-            return None
-        return client
+        except CorruptMoveError as exc:
+            self.clients.pop(table_id, None)
+            return None, (
+                f"Move {exc.number} is damaged in the table store ({exc.reason}): this game "
+                f"stops after move {exc.number - 1}."
+            )
+        except TableError as exc:
+            log.warning("teacher: table %s could not be read: %s", table_id, exc)
+            return None, _sentence(exc)
+        return client, ""
+
+    def _offer_seats(self) -> None:
+        """The picked table's players, for *Free this seat* (only a seat whose player never
+        moved can be freed; the store checks)."""
+        table_id = self.picker.value
+        seats: list[tuple[str, int]] = []
+        if isinstance(table_id, int):
+            client = self.clients.get(table_id)
+            info = client.info if client is not None else None
+            if info is None:
+                try:
+                    info = self.store.table_by_id(table_id)
+                except TableError:
+                    info = None
+            if info is not None and info.status in ("open", "playing"):
+                seats = [
+                    (f"{s.seat + 1}: {s.name}", s.seat)
+                    for s in info.seats
+                    if s.kind == "human" and s.name
+                ]
+        if list(self.seat_picker.options) != seats:
+            self.seat_picker.options = seats
+            self.seat_picker.value = seats[0][1] if seats else None
 
     # ------------------------------------------------------------------ actions
     def watch(self, table_id: int | None) -> None:
@@ -350,20 +404,51 @@ class TeacherPage:
         self.note.show(f"At table {show_code(info.code)} the players {state} now.")
         self.refresh()
 
+    def free_seat(self, table_id: int | None, seat: int | None) -> None:
+        """Free a seat whose player never moved (someone who sat and left, or squats)."""
+        table_id = self._picked(table_id)
+        if table_id is None:
+            return
+        if not isinstance(seat, int):
+            self.note.show("Pick the seat to free first.", bad=True)
+            return
+        info = self.store.table_by_id(table_id)
+        try:
+            self.store.free_seat(table_id, seat, teacher=True)
+        except TableError as exc:
+            self.note.show(_sentence(exc), bad=True)
+            return
+        self.note.show(f"Seat {seat + 1} at table {show_code(info.code)} is free again.")
+        self.refresh()
+
     def export(self) -> str:
-        """The class's results as CSV, offered as a download link; returns the CSV."""
+        """The class's results as CSV, offered as a download link; returns the CSV.
+
+        A table whose move log is damaged is left out and named on the page; the others
+        are exported as usual."""
         if not self.granted:
             return ""
         from ..tables.results import class_results, results_csv
 
-        text = results_csv(class_results(self.store, self.clients, MAX_TABLES_LISTED))
+        problems: list[TableError] = []
+        rows = class_results(self.store, self.clients, MAX_TABLES_LISTED, problems=problems)
+        text = results_csv(rows)
         data = base64.b64encode(text.encode("utf-8")).decode("ascii")
         stamp = time.strftime("%Y-%m-%d-%H%M")
         self.export_link.value = (
             f"<a download='ttr-class-results-{stamp}.csv' href='data:text/csv;base64,{data}' "
             f"class='ttr-download'>Download ttr-class-results-{stamp}.csv</a>"
         )
+        if problems:
+            left_out = "; ".join(_sentence(p) for p in problems)
+            self.note.show(f"Left out of the export: {left_out}", bad=True)
         return text
+
+
+def _sentence(exc: Exception) -> str:
+    """A store's refusal or fault as a sentence for the page."""
+    text = str(exc).strip() or "the table store could not be reached just now"
+    return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
 def _ago(seconds: float) -> str:
@@ -393,6 +478,8 @@ def tables_table(rows: list[dict[str, Any]]) -> str:
                 name += f": {row['scores'][i]}"
             players.append(name)
         coach = "" if info.coach else "<br><span class='ttr-note'>coach off</span>"
+        if row.get("damaged"):
+            coach += f"<br><span class='ttr-bad'>{html.escape(row['damaged'])}</span>"
         body.append(
             "<tr>"
             f"<td><b>{show_code(info.code)}</b></td>"
