@@ -66,3 +66,17 @@ def game2() -> Any:
 # The JupyterHub test's configuration files are read by JupyterHub and the users' servers,
 # never imported by the tests; its node_modules hold the proxy.
 collect_ignore = ["tests/hub"]
+
+
+@pytest.fixture(scope="session")
+def binder_env(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The Binder image's environment, built once per run (``tests/binder_image.py``):
+    its ``bin`` folder, the environment variables to run it with, and its work folder."""
+    import shutil
+
+    from binder_image import build  # tests/ is on sys.path once its modules are collected
+
+    work = tmp_path_factory.mktemp("binder")
+    bin_dir, env = build(work)
+    yield bin_dir, env, work
+    shutil.rmtree(work / "venv", ignore_errors=True)

@@ -13,17 +13,15 @@ pip; the second run reuses pip's cache.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
+from binder_image import run as _run
 from browser import _free_port, _stop
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,54 +36,12 @@ PAGES = [
 ]
 
 
-def _run(args: list[str], env: dict[str, str], log: Path, timeout: float = 600) -> str:
-    done = subprocess.run(
-        args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False
-    )
-    output = done.stdout + done.stderr
-    with log.open("a", encoding="utf-8") as out:
-        out.write(f"$ {' '.join(args)}\n{output}\n")
-    assert done.returncode == 0, f"{' '.join(args)} failed:\n{output[-3000:]}"
-    return output
-
-
 def _get(url: str, timeout: float = 180) -> tuple[int, str]:
     try:
         with urllib.request.urlopen(url, timeout=timeout) as answer:
             return answer.status, answer.read().decode("utf-8", "replace")
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode("utf-8", "replace")
-
-
-@pytest.fixture(scope="module")
-def binder_env(tmp_path_factory: pytest.TempPathFactory):
-    """A venv built as repo2docker builds the image, and the environment to run it in."""
-    work = tmp_path_factory.mktemp("binder")
-    venv = work / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    bin_dir = venv / "bin"
-    env = {
-        k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "JUPYTER", "PY"))
-    }
-    env.update(
-        PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
-        VIRTUAL_ENV=str(venv),
-        JUPYTER_CONFIG_DIR=str(work / "config"),  # no settings of this machine's user
-        JUPYTER_DATA_DIR=str(work / "data"),
-        JUPYTER_RUNTIME_DIR=str(work / "runtime"),
-        PIP_DISABLE_PIP_VERSION_CHECK="1",
-    )
-    for key in ("PIP_FIND_LINKS", "PIP_CERT", "PIP_DEFAULT_TIMEOUT", "PIP_INDEX_URL"):
-        if key in os.environ:
-            env[key] = os.environ[key]
-    log = work / "build.log"
-    # --no-compile: no .pyc files written ahead (Python writes them at first import)
-    pip = [str(bin_dir / "python"), "-m", "pip", "install", "--quiet", "--no-compile"]
-    _run([*pip, "-r", str(BASE)], env, log)  # repo2docker's own stack first
-    _run([*pip, "-r", "binder/requirements.txt"], env, log)  # then ours, from the repo root
-    _run(["bash", "binder/postBuild"], env, log)
-    yield bin_dir, env, work
-    shutil.rmtree(venv, ignore_errors=True)
 
 
 def test_the_binder_set_is_consistent(binder_env):
@@ -150,3 +106,49 @@ def test_the_notebook_lab_and_voila_pages_answer(binder_env):
     text = log.read_text(encoding="utf-8")
     assert "Traceback" not in text, text[-4000:]
     assert not re.search(r"\[E \d", text), text[-4000:]  # no error lines in the server log
+
+
+def test_the_image_serves_the_app_from_an_empty_home_folder(binder_env, tmp_path):
+    """Issue 45: a JupyterHub mounts each user's volume over the home folder, hiding what the
+    image keeps there. The package, its maps, its template and its settings live in the
+    environment; binder/start puts the notebooks into the (empty) home folder at each start,
+    and the app runs from there."""
+    bin_dir, env, work = binder_env
+    home = tmp_path / "home"
+    home.mkdir()
+    env = dict(env, HOME=str(home))
+    env.pop("JUPYTER_CONFIG_DIR")  # the user's own, in the new home
+    _run(["bash", "binder/start", "true"], env, work / "build.log")
+    assert (home / "ttr-nb" / "app.ipynb").exists()
+    assert (home / "ttr-nb" / "rules_usa_1_setup_and_cards.ipynb").exists()
+    port = _free_port()
+    log = work / "server-home.log"
+    with log.open("w", encoding="utf-8") as out:
+        server = subprocess.Popen(
+            [str(bin_dir / "jupyter"), "server", "--no-browser", "--allow-root"]
+            + [f"--port={port}", "--ip=127.0.0.1", "--IdentityProvider.token="],
+            cwd=home,  # a hub starts the server in the user's home folder
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert server.poll() is None, log.read_text()
+            try:
+                with urllib.request.urlopen(f"{base}/api", timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.3)
+        status, body = _get(f"{base}/voila/render/ttr-nb/app.ipynb")
+        assert status == 200, body[-2000:]
+        assert "Starting the game" in body  # the "ttr" template, from the environment
+        assert "application/vnd.jupyter.widget-view+json" in body  # the app ran
+        assert "Traceback" not in body
+    finally:
+        _stop(server)
+    text = log.read_text(encoding="utf-8")
+    assert "Traceback" not in text, text[-4000:]

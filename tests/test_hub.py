@@ -2,12 +2,14 @@
 
 The hub runs on 127.0.0.1 with its proxy (configurable-http-proxy from npm), the dummy
 authenticator (any name and the test's password, typed on the hub's own login form) and one
-local single-user server per user (``tests/hub/jupyterhub_config.py``). Every user's server
-keeps its tables in one PostgreSQL server that the test starts. In Chromium, each user
-logs in on the hub's form; Ann opens a table of three seats, Ben and Cleo join it by its
-code, and the game starts. Tess, in the hub's teachers group, opens the teacher's page in
-her own server and sees the table. Ben cannot open Tess's server (the hub says 403), and
-the teacher's page in his own server shows nothing but a sentence.
+local single-user server per user (``tests/hub/jupyterhub_config.py``), run from the Binder
+image's environment (built without Docker, ``tests/binder_image.py``) through the image's
+``binder/start`` in an empty home folder, as a Zero to JupyterHub user volume leaves it.
+Every user's server keeps its tables in one PostgreSQL server that the test starts. In
+Chromium, each user logs in on the hub's form; Ann opens a table of three seats, Ben and
+Cleo join it by its code, and the game starts. Tess, in the hub's teachers group, opens the
+teacher's page in her own server and sees the table. Ben cannot open Tess's server (the hub
+says 403), and the teacher's page in his own server shows nothing but a sentence.
 """
 
 from __future__ import annotations
@@ -93,7 +95,8 @@ class Hub:
 
 
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
+def hub(tmp_path_factory: pytest.TempPathFactory, binder_env: Any) -> Iterator[Hub]:
+    image_bin = binder_env[0]
     run = tmp_path_factory.mktemp("hub")
     ARTIFACTS.mkdir(exist_ok=True)
     port = _free_ports()
@@ -105,6 +108,7 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
             HUB_REPO=str(REPO),
             HUB_PORT=str(port),
             HUB_PROXY=str(PROXY),
+            HUB_IMAGE_BIN=str(image_bin),
             HUB_PASSWORD=PASSWORD,
             HUB_TEST_TOKEN=token,
             TTR_TABLES_URL=tables_url,
@@ -196,7 +200,7 @@ def log_in(chromium: Any, hub: Hub, user: str) -> Any:
 
 
 def open_app(page: Any, hub: Hub, user: str) -> None:
-    page.goto(f"{hub.url}/user/{user}/voila/render/notebooks/app.ipynb")
+    page.goto(f"{hub.url}/user/{user}/voila/render/ttr-nb/app.ipynb")
     page.wait_for_function(JS_CANVAS_PAINTED, timeout=90_000, polling=200)
 
 
@@ -232,7 +236,7 @@ def test_three_students_and_a_teacher_at_one_table_on_jupyterhub(hub, chromium):
     shoot(ben, "hub-ben-at-the-table.png")
 
     tess = pages[TEACHER]
-    tess.goto(f"{hub.url}/user/{TEACHER}/voila/render/notebooks/teacher.ipynb")
+    tess.goto(f"{hub.url}/user/{TEACHER}/voila/render/ttr-nb/teacher.ipynb")
     tess.locator(".ttr-teacher-table").wait_for(timeout=90_000)
     wait_text(tess, ".ttr-teacher-table", "Cleo")
     listing = tess.locator(".ttr-teacher-table").inner_text()
@@ -242,10 +246,10 @@ def test_three_students_and_a_teacher_at_one_table_on_jupyterhub(hub, chromium):
     shoot(tess, "hub-teacher.png")
 
     # Ben tries the teacher's page: Tess's server is hers alone; his own shows a sentence.
-    answer = ben.goto(f"{hub.url}/user/{TEACHER}/voila/render/notebooks/teacher.ipynb")
+    answer = ben.goto(f"{hub.url}/user/{TEACHER}/voila/render/ttr-nb/teacher.ipynb")
     assert answer.status == 403 or "403" in ben.locator("body").inner_text()
     assert code not in ben.content()
-    ben.goto(f"{hub.url}/user/ben/voila/render/notebooks/teacher.ipynb")
+    ben.goto(f"{hub.url}/user/ben/voila/render/ttr-nb/teacher.ipynb")
     ben.locator(".ttr-teacher-refused").wait_for(timeout=90_000)
     refused = ben.locator(".ttr-teacher").inner_text()
     assert "teachers group, and ben is not in it" in refused
