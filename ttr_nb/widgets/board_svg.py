@@ -25,13 +25,14 @@ from __future__ import annotations
 import html
 import logging
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 if TYPE_CHECKING:
-    from .board import BoardWidget
+    from ..maps import Map
+    from .geometry import BoardGeometry
 
 __all__ = ["SVG_MIME", "BoardSnapshot", "SvgCanvas", "board_bundle", "board_svg"]
 
@@ -243,7 +244,25 @@ class SvgCanvas:
         return "\n".join(lines)
 
 
-def board_svg(view: BoardWidget, title: str | None = None) -> str:
+class BoardView(Protocol):
+    """What a picture needs of a board (:class:`~ttr_nb.widgets.BoardWidget` has it all).
+
+    The board widget imports this module to show its picture, so this module names
+    only what it reads of the widget.
+    """
+
+    map: Map
+    geometry: BoardGeometry
+    pieces: Any  # a BoardPieces: claims, highlights and the game shown
+    piece_painters: list[Callable[..., None]]
+    selected: int | None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The canvas's width and height, in pixels."""
+
+
+def board_svg(view: BoardView, title: str | None = None) -> str:
     """Draw a board widget, as it is now, into an SVG document.
 
     Parameters
@@ -284,7 +303,7 @@ def board_svg(view: BoardWidget, title: str | None = None) -> str:
     return canvas.to_svg(title if title is not None else f"The {view.map.name} board")
 
 
-def board_bundle(view: BoardWidget, bundle: dict[str, Any], title: str | None = None) -> dict:
+def board_bundle(view: BoardView, bundle: dict[str, Any], title: str | None = None) -> dict:
     """Add the board's SVG picture to a widget's display bundle (a new dict)."""
     out = dict(bundle)
     out[SVG_MIME] = board_svg(view, title)
