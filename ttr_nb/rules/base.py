@@ -35,7 +35,7 @@ from .words import RuleWords
 if TYPE_CHECKING:
     import random
 
-    from ..game import Game
+    from .game_view import GameView as Game  # the game imports the rules, not the reverse
 
 # A game ends, and is scored as it stands, once it has lasted this many actions. Real games
 # take 100 to 700; the limit exists because some legal moves undo nothing for good (World's

@@ -57,10 +57,10 @@ from ..actions import (
 )
 
 if TYPE_CHECKING:
-    from ..game import Game
     from ..maps import Route
     from ..state import GameState, PlayerState
     from .base import Rules
+    from .game_view import GameView as Game  # the game imports the rules, not the reverse
 
 MEMO_LIMIT = 20_000  # hands (or log keys) remembered before a memo starts afresh
 

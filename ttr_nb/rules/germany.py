@@ -49,7 +49,7 @@ from .two_decks import TwoTicketDecks
 if TYPE_CHECKING:
     import random
 
-    from ..game import Game
+    from .game_view import GameView as Game  # the game imports the rules, not the reverse
 
 BOARD_KEY = "passengers"  # state.extras[BOARD_KEY]: place -> colour -> count
 HELD_KEY = "passengers"  # player.extras[HELD_KEY]: colour -> count

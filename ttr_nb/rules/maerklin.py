@@ -67,7 +67,7 @@ from .two_decks import TwoTicketDecks
 if TYPE_CHECKING:
     import random
 
-    from ..game import Game
+    from .game_view import GameView as Game  # the game imports the rules, not the reverse
 
 __all__ = ["MaerklinRules", "MovePassenger"]
 

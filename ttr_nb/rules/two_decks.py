@@ -30,7 +30,7 @@ from ..state import GameState, PlayerState
 from .base import Rules
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from .game_view import GameView as Game  # the game imports the rules, not the reverse
 
 SHORT, LONG = "short", "long"
 

@@ -45,7 +45,7 @@ from .world_cards import HARBOR_SHIP_CARDS, HARBOR_TRAIN_CARDS, WorldCards
 if TYPE_CHECKING:
     import random
 
-    from ..game import Game
+    from .game_view import GameView as Game  # the game imports the rules, not the reverse
 
 __all__ = ["BuildHarbor", "ChooseSupply", "ExchangePieces", "WorldRules"]
 
