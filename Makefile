@@ -84,6 +84,7 @@ digests: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-logo --no-cache
 
 unit: setup
 	$(BIN)/python -m pytest -q
