@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import grimp
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -52,3 +54,10 @@ def test_an_upward_import_inside_a_function_fails_the_check(tmp_path):
     assert done.returncode == 1, done.stdout + done.stderr
     assert "Layers run one way BROKEN" in done.stdout
     assert "ttr_nb.maps -> ttr_nb.widgets.board" in done.stdout
+
+
+def test_no_module_imports_the_package_front_door():
+    """``ttr_nb/__init__`` re-exports the engine (game, maps, actions, errors): a module that
+    imported it would reach the game through it, unseen by the layers contract."""
+    graph = grimp.build_graph("ttr_nb")
+    assert graph.find_modules_that_directly_import("ttr_nb") == set()
