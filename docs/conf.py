@@ -55,6 +55,7 @@ numpydoc_validation_checks: set[str] = set()
 html_theme = "pydata_sphinx_theme"
 html_title = "ttr-nb"
 html_static_path = ["_static"]
+html_css_files = ["ttr.css"]
 html_show_sourcelink = False
 html_copy_source = False  # the lessons with their outputs would double the size
 html_theme_options = {

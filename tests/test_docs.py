@@ -61,7 +61,7 @@ def test_a_strength_row_is_computed_from_its_journal(journals):
     assert cells[:4] == ["USA, 1 s", "4", "2.5", f"62.5% [{low:.1%}, {high:.1%}]"]
     assert cells[4] == "96.2 vs 93.8"  # mean totals: (100+95+80+110)/4, (90+95+120+70)/4
     assert cells[5] == "2.0 / 1.0 vs 1.0 / 0.0"  # tickets kept / failed a game
-    assert "--maps usa --budgets 1 --games 4" in cells[7]
+    assert "- USA, 1 s: `python tools/strength.py --maps usa --budgets 1 --games 4 " in table
 
 
 def test_a_paired_row_compares_the_same_seeds(journals):
