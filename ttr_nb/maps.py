@@ -87,6 +87,7 @@ class Route(Shared):
 
     @property
     def ends(self) -> tuple[str, str]:
+        """The route's two places, as ``(a, b)``."""
         return (self.a, self.b)
 
 
@@ -117,6 +118,7 @@ class CardType(Shared):
 
     @property
     def wild(self) -> bool:
+        """Whether the card is a wild card (a locomotive): it stands for any colour."""
         return self.color == "wild"
 
 

@@ -190,6 +190,7 @@ class GermanyRules(TwoTicketDecks):
 
     # ------------------------------------------------------------------ setup
     def new_state(self, names: list[str], seed: int, rng: random.Random) -> GameState:
+        """The base rules' new state, with the passengers placed on the board."""
         state = super().new_state(names, seed, rng)
         self.place_passengers(state, rng)
         return state

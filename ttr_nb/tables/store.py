@@ -104,6 +104,7 @@ class SeatInfo:
 
     @property
     def free(self) -> bool:
+        """Whether a player may still take this seat (a human seat nobody holds)."""
         return self.kind == "human" and self.name is None
 
     @property
@@ -130,6 +131,7 @@ class TableInfo:
 
     @property
     def names(self) -> list[str]:
+        """The seats' names (``Seat N`` for a seat nobody has taken)."""
         return [s.name or f"Seat {s.seat + 1}" for s in self.seats]
 
 
@@ -295,6 +297,7 @@ class TableStore:
         )
 
     def table_by_id(self, table_id: int) -> TableInfo:
+        """The table with this id (UnknownTableError when it is gone)."""
         with self._tx() as conn:
             row = conn.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).first()
             if row is None:
