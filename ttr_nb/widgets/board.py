@@ -239,6 +239,7 @@ class BoardWidget:
 
     @property
     def size(self) -> tuple[int, int]:
+        """The canvas's width and height, in pixels."""
         return self.geometry.width, self.geometry.height
 
     def set_map(self, game_map: Map) -> None:

@@ -108,6 +108,7 @@ class SvgCanvas:
         self.elements.clear()
 
     def set_line_dash(self, segments: Sequence[float]) -> None:
+        """As ipycanvas's ``Canvas.set_line_dash``: recorded as SVG."""
         self._dash = [float(s) for s in segments]
 
     def _alpha(self) -> str:
@@ -128,6 +129,7 @@ class SvgCanvas:
 
     # ---------------------------------------------------------- rectangles
     def fill_rect(self, x: float, y: float, width: float, height: float | None = None) -> None:
+        """As ipycanvas's ``Canvas.fill_rect``: recorded as SVG."""
         height = width if height is None else height
         self._add(
             self._fill(),
@@ -143,15 +145,19 @@ class SvgCanvas:
             self._add(paint, f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(r)}"/>')
 
     def fill_circles(self, x: Any, y: Any, radius: Any) -> None:
+        """As ipycanvas's ``Canvas.fill_circles``: recorded as SVG."""
         self._circles(x, y, radius, self._fill())
 
     def stroke_circles(self, x: Any, y: Any, radius: Any) -> None:
+        """As ipycanvas's ``Canvas.stroke_circles``: recorded as SVG."""
         self._circles(x, y, radius, self._stroke())
 
     def fill_circle(self, x: float, y: float, radius: float) -> None:
+        """As ipycanvas's ``Canvas.fill_circle``: recorded as SVG."""
         self._circles([x], [y], radius, self._fill())
 
     def stroke_circle(self, x: float, y: float, radius: float) -> None:
+        """As ipycanvas's ``Canvas.stroke_circle``: recorded as SVG."""
         self._circles([x], [y], radius, self._stroke())
 
     # ------------------------------------------------------------ polygons
@@ -176,14 +182,17 @@ class SvgCanvas:
         return f'<path d="{" ".join(parts)}"/>'
 
     def fill_polygons(self, points: Any, points_per_polygon: Any = None) -> None:
+        """As ipycanvas's ``Canvas.fill_polygons``: recorded as SVG."""
         self._add(self._fill(), self._path(self._split(points, points_per_polygon), True))
 
     def stroke_polygons(self, points: Any, points_per_polygon: Any = None) -> None:
+        """As ipycanvas's ``Canvas.stroke_polygons``: recorded as SVG."""
         self._add(self._stroke(), self._path(self._split(points, points_per_polygon), True))
 
     def fill_styled_polygons(
         self, points: Any, color: Any, alpha: float = 1.0, points_per_polygon: Any = None
     ) -> None:
+        """As ipycanvas's ``Canvas.fill_styled_polygons``: recorded as SVG."""
         polygons = self._split(points, points_per_polygon)
         colours = np.asarray(color, dtype=float).reshape(-1, 3)
         if len(colours) == 1:
@@ -195,6 +204,7 @@ class SvgCanvas:
             self._add(self._fill(colour), self._path(group, True))
 
     def stroke_line_segments(self, points: Any, points_per_line_segment: Any = None) -> None:
+        """As ipycanvas's ``Canvas.stroke_line_segments``: recorded as SVG."""
         lines = self._split(points, points_per_line_segment)
         self._add(self._stroke(), self._path(lines, False))
 
@@ -215,9 +225,11 @@ class SvgCanvas:
         )
 
     def fill_text(self, text: str, x: float, y: float, max_width: float | None = None) -> None:
+        """As ipycanvas's ``Canvas.fill_text``: recorded as SVG."""
         self._text(text, x, y, self._fill())
 
     def stroke_text(self, text: str, x: float, y: float, max_width: float | None = None) -> None:
+        """As ipycanvas's ``Canvas.stroke_text``: recorded as SVG."""
         self._text(text, x, y, self._stroke() + ' stroke-linejoin="round"')
 
     # -------------------------------------------------------------- output

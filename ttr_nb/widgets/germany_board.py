@@ -67,6 +67,7 @@ class PassengerMark:
 
     @property
     def letter(self) -> str:
+        """The letter on the disc: its own text, or its colour's letter."""
         return self.text or style.swatch(self.colour).letter
 
     @property

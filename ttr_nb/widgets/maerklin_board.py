@@ -176,6 +176,7 @@ class JourneyPainter:
         self.drawn: tuple[Any, ...] | None = None  # (plan, reach) as last drawn on the board
 
     def show(self, plan: JourneyPlan | None, path: Sequence[int] = ()) -> None:
+        """Draw the journey ``plan`` along the routes of ``path`` (None: draw none)."""
         self.plan, self.path = plan, tuple(path)
 
     def __call__(self, canvas: Canvas, geometry: BoardGeometry, pieces: BoardPieces) -> None:

@@ -79,5 +79,6 @@ class CallbackGuard:
         return summary
 
     def clear(self) -> None:
+        """Forget the errors shown so far."""
         self.errors.clear()
         self.output.clear_output()

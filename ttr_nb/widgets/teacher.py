@@ -148,6 +148,7 @@ class TeacherPage:
 
     @property
     def store(self) -> TableStore:
+        """The tables' store, opened on first use."""
         if self._store is None:
             from ..tables.store import open_store
 
@@ -156,6 +157,7 @@ class TeacherPage:
 
     # ------------------------------------------------------------------ the key
     def unlock(self) -> bool:
+        """Check the typed key (a few tries a minute); returns whether the page is unlocked."""
         now = time.monotonic()
         self._wrong = [t for t in self._wrong if now - t < 60]
         if len(self._wrong) >= WRONG_KEYS_PER_MINUTE:
@@ -175,10 +177,12 @@ class TeacherPage:
 
     @property
     def unlocked(self) -> bool:
+        """Whether the right key has been given."""
         return self.inside.layout.display != "none"
 
     # ------------------------------------------------------------------ the list
     def refresh(self) -> None:
+        """List every table again, with its players, scores and last activity."""
         if not self.unlocked:
             return
         try:
@@ -250,6 +254,7 @@ class TeacherPage:
         self.note.show(f"Watching table {show_code(info.code)}.")
 
     def close(self, table_id: int | None) -> None:
+        """Close table ``table_id`` (the teacher's page must be unlocked)."""
         if table_id is None or not self.unlocked:
             return
         info = self.store.table_by_id(table_id)
