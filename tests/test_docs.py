@@ -144,3 +144,9 @@ def test_every_link_of_the_readme_names_a_file():
 
 def test_the_readme_is_short():
     assert len((REPO / "README.md").read_text(encoding="utf-8").splitlines()) <= 200
+
+
+def test_every_public_function_has_a_docstring():
+    import docstring_report
+
+    assert docstring_report.gaps() == []
