@@ -7,7 +7,7 @@ PORT ?= 8866
 SITE_PORT ?= 8000
 SITE_VENV := .venv-site
 
-.PHONY: app teacher test setup lint unit browser-deps db-deps bench-tables notebooks record-notebooks bench bench-load strength digests play clean \
+.PHONY: docs docs-deps app teacher test setup lint unit browser-deps db-deps bench-tables notebooks record-notebooks bench bench-load strength digests play clean \
 	site site-serve site-test site-bench npm-deps hub-deps
 
 $(BIN)/ttr-nb: pyproject.toml
@@ -83,6 +83,7 @@ digests: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-logo --no-cache
 
 unit: setup
 	$(BIN)/python -m pytest -q
@@ -115,6 +116,21 @@ hub-deps: npm-deps
 test: setup lint browser-deps db-deps hub-deps
 	$(BIN)/python -m pytest -q
 
+# ---- documentation: Sphinx, MyST and MyST-NB; the lessons run at build time (cached by
+# content in build/docs-cache/), warnings are errors, then every internal link is checked.
+DOCS_OUT := build/docs
+$(BIN)/sphinx-build: pyproject.toml | $(BIN)/ttr-nb
+	$(BIN)/python -m pip install --quiet -e ".[test,docs]"
+	touch $@
+
+docs-deps: setup $(BIN)/sphinx-build
+
+docs: docs-deps
+	@started=$$(date +%s); \
+	$(BIN)/sphinx-build -b html -W --keep-going -q -j 2 docs $(DOCS_OUT)/html && \
+	$(BIN)/python tools/check_docs_links.py $(DOCS_OUT)/html && \
+	echo "make docs: built $(DOCS_OUT)/html/index.html in $$(( $$(date +%s) - started )) s"
+
 # ---- static site: the app (Voici) and the lessons (JupyterLite) on Pyodide, no server
 $(SITE_VENV)/bin/voici: site/requirements.txt
 	$(PYTHON) -m venv $(SITE_VENV)
@@ -129,7 +145,7 @@ npm-deps:
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm) >/dev/null; }
 
 # Build _site/ (a folder any static web host can serve; see docs/deployment/static-site.md).
-site: $(SITE_VENV)/bin/voici npm-deps
+site: $(SITE_VENV)/bin/voici npm-deps docs
 	$(SITE_VENV)/bin/python tools/build_site.py --out _site
 
 site-serve:
@@ -139,11 +155,12 @@ site-serve:
 
 # Builds the site and checks it in Chromium with the internet cut off.
 site-test: setup browser-deps site
-	TTR_SITE=_site $(BIN)/python -m pytest -q -s tests/test_site.py
+	TTR_SITE=_site $(BIN)/python -m pytest -q -s tests/test_site.py tests/test_site_docs.py
 
 # Site size, cold start to a drawn board, time per bot move in Pyodide and CPython.
 site-bench: setup browser-deps site
 	$(BIN)/python tools/bench_site.py --site _site
 
 clean:
-	rm -rf $(VENV) $(SITE_VENV) .pytest_cache .ruff_cache _site build/site
+	rm -rf $(VENV) $(SITE_VENV) .pytest_cache .ruff_cache _site build/site $(DOCS_OUT) build/docs-cache \
+	  docs/_build docs/_generated docs/lessons docs/api/generated

@@ -27,11 +27,14 @@ from typing import Any
 import pytest
 
 from ttr_nb import load_map
-from ttr_nb.chromium import CHROMIUM, FLAGS
 from ttr_nb.rules import playable_maps
 from ttr_nb.widgets.geometry import board_geometry
 from ttr_nb.widgets.setup import SEAT_KINDS
 from ttr_nb.widgets.style import hex_to_rgb
+
+# How every browser test and benchmark starts Chromium: test tooling, outside the package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+from chromium import CHROMIUM, FLAGS  # noqa: E402
 
 sync_api = pytest.importorskip("playwright.sync_api")
 PlaywrightTimeout = sync_api.TimeoutError

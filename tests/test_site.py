@@ -45,9 +45,9 @@ from browser import (
     start_game,
     status,
 )
+from chromium import CHROMIUM, FLAGS, OFFLINE  # tools/chromium.py, put on the path by browser
 
 from ttr_nb import load_map
-from ttr_nb.chromium import CHROMIUM, FLAGS, OFFLINE
 from ttr_nb.widgets.style import player_style
 
 REPO = Path(__file__).resolve().parent.parent

@@ -40,7 +40,8 @@ from typing import Any
 
 import psutil
 
-from ttr_nb.chromium import CHROMIUM, FLAGS, OFFLINE
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # this folder's chromium.py
+from chromium import CHROMIUM, FLAGS, OFFLINE  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM_FLAGS = [

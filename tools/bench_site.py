@@ -24,7 +24,8 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from ttr_nb.chromium import CHROMIUM, FLAGS, OFFLINE
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # this folder's chromium.py
+from chromium import CHROMIUM, FLAGS, OFFLINE  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM_FLAGS = [*FLAGS, OFFLINE]

@@ -546,6 +546,29 @@ def check_offline(out: Path) -> None:
         raise SiteBuildError("the site would load from the internet:\n  " + "\n  ".join(problems))
 
 
+DOCS_BUILD = REPO / "build" / "docs" / "html"  # what `make docs` builds
+
+
+def add_docs(out: Path, docs: Path = DOCS_BUILD) -> None:
+    """Ship the built documentation at ``docs/`` beside the app and the lessons.
+
+    Its lessons link to the site's JupyterLite (``../../lab/``), so every internal link is
+    checked again in place, those included, and nothing may load from another host.
+    """
+    if not (docs / "index.html").exists():
+        raise SiteBuildError(f"no built documentation in {docs}: run `make docs` first")
+    target = out / "docs"
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(docs, target, ignore=shutil.ignore_patterns(".buildinfo", ".doctrees"))
+    sys.path.insert(0, str(REPO / "tools"))
+    from check_docs_links import check
+
+    problems, _, site_links = check(target, site=True)
+    if problems:
+        raise SiteBuildError("the documentation's links:\n  " + "\n  ".join(problems))
+    log(f"documentation at docs/ ({site_links} links into the site's lessons checked)")
+
+
 def folder_size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
@@ -569,6 +592,7 @@ def build(out: Path, work: Path) -> None:
     add_starting_notice(out)
     local_fontawesome(config, out, cache)
     write_landing_page(out)
+    add_docs(out)
     check_offline(out)
     size = folder_size(out) / 2**20
     log(f"built {out} in {time.monotonic() - started:.0f} s: {size:.0f} MiB")

@@ -129,6 +129,7 @@ class DrawFaceUp:
         object.__setattr__(self, "refill", _frozen(self.refill))
 
     def field_problem(self) -> tuple[str, str] | None:
+        """``(field, reason)`` for the first malformed field, or None when all are well formed."""
         if not whole_number(self.slot):
             return "slot", f"the face-up slot must be a whole number, not {short(self.slot)}"
         problem = word_problem(self.refill, "the deck that refills the slot")
@@ -149,6 +150,7 @@ class DrawBlind:
         object.__setattr__(self, "deck", _frozen(self.deck))
 
     def field_problem(self) -> tuple[str, str] | None:
+        """``(field, reason)`` for the first malformed field, or None when all are well formed."""
         problem = word_problem(self.deck, "the deck")
         return ("deck", problem) if problem else None
 
@@ -201,6 +203,7 @@ class ClaimRoute:
         return action
 
     def field_problem(self) -> tuple[str, str] | None:
+        """``(field, reason)`` for the first malformed field, or None when all are well formed."""
         if not whole_number(self.route):
             return "route", f"the route must be a route number, not {short(self.route)}"
         if normal_payment(self.cards) is None:
@@ -260,6 +263,7 @@ class DrawTickets:
         object.__setattr__(self, "long", _frozen(self.long))
 
     def field_problem(self) -> tuple[str, str] | None:
+        """``(field, reason)`` for the first malformed field, or None when all are well formed."""
         if not whole_number(self.long) or not 0 <= self.long <= MAX_LIST_ITEMS:
             return (
                 "long",
@@ -291,6 +295,7 @@ class KeepTickets:
         return action
 
     def field_problem(self) -> tuple[str, str] | None:
+        """``(field, reason)`` for the first malformed field, or None when all are well formed."""
         if not isinstance(self.tickets, tuple):
             return "tickets", f"the tickets kept must be a list, not {short(self.tickets)}"
         if len(self.tickets) > MAX_LIST_ITEMS:

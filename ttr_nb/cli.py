@@ -39,6 +39,8 @@ def final_report(game: Game) -> str:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    """``ttr-nb play``: bots play one game; print its turn log and scores. Returns the exit
+    status."""
     game = new_game(args.map, players=args.players, seed=args.seed)
     bots = _bots_for(args.bots, args.players, args.seed)
     print(f"{game.map.name}, {args.players} players, seed {args.seed}")
@@ -55,6 +57,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    """``ttr-nb simulate``: play many games and print their averages. Returns the exit status."""
     from tqdm import tqdm
 
     scores, turns, tickets, completed = [], [], 0, 0
@@ -81,6 +84,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
+    """``ttr-nb tournament``: bots against each other, seats rotated. Returns the exit status."""
     from .tournament import run_tournament
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
@@ -221,6 +225,7 @@ def _worst_journey_listing(count: int) -> tuple[float, str]:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    """``ttr-nb bench``: print the engine's speed figures. Returns the exit status."""
     from .algorithms import longest_trail_length
     from .bench import report
     from .bots import GreedyBot, RandomBot
@@ -294,6 +299,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``ttr-nb`` command line: its subcommands and their options."""
     parser = argparse.ArgumentParser(prog="ttr-nb", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -362,6 +368,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``ttr-nb`` command with ``argv`` (the process's arguments by default); returns the
+    exit status."""
     args = build_parser().parse_args(argv)
     return args.func(args)
 

@@ -71,6 +71,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
+        """Whether the game has ended and been scored."""
         return self.state.phase == "over"
 
     @property
@@ -80,6 +81,7 @@ class Game:
 
     @property
     def num_players(self) -> int:
+        """The number of players."""
         return len(self.state.players)
 
     def legal_actions(self) -> list[Any]:
@@ -318,6 +320,7 @@ class Game:
             )
 
     def to_json(self, indent: int | None = None) -> str:
+        """The save as JSON text (see :meth:`to_dict`; ``indent`` as in :func:`json.dumps`)."""
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     @classmethod

@@ -99,6 +99,7 @@ class Route(Shared):
 
     @property
     def ends(self) -> tuple[str, str]:
+        """The route's two places, as ``(a, b)``."""
         return (self.a, self.b)
 
 
@@ -129,6 +130,7 @@ class CardType(Shared):
 
     @property
     def wild(self) -> bool:
+        """Whether the card is a wild card (a locomotive): it stands for any colour."""
         return self.color == "wild"
 
 
@@ -226,13 +228,17 @@ def load_map(name_or_path: str | Path) -> Map:
     return game_map
 
 
+MAP_CHECKS: dict[str, Callable[[Map], Iterable[tuple[str, str]]]] = {}
+"""Each rules variant's check of a map it would play, by rules name: ``(field path,
+reason)`` for each problem. :mod:`ttr_nb.rules` fills it in as it is imported (the
+rules import this module, never the reverse)."""
+
+
 def _check_playable(game_map: Map) -> None:
     """Refuse a map its own rules could not play (checked once the rules exist)."""
-    from .rules import VARIANTS  # the rules import this module
-
-    rules = VARIANTS.get(game_map.rules)
-    if rules is not None:
-        for path, reason in rules.map_problems(game_map):
+    check = MAP_CHECKS.get(game_map.rules)
+    if check is not None:
+        for path, reason in check(game_map):
             raise MapFormatError(game_map.path, path, reason)
 
 

@@ -25,6 +25,7 @@ class PlayerState:
 
     @property
     def hand_size(self) -> int:
+        """The number of cards in the hand."""
         return sum(self.hand.values())
 
     def copy(self) -> PlayerState:
@@ -65,6 +66,7 @@ class GameState:
         return twin
 
     def to_dict(self) -> dict[str, Any]:
+        """The state as plain JSON data (route owners keyed by text, in order)."""
         data = asdict(self)
         data["owner"] = {str(k): v for k, v in sorted(self.owner.items())}
         return data

@@ -145,6 +145,7 @@ class SeatRecord:
 
     @property
     def total(self) -> int:
+        """The seat's final score."""
         return self.score["total"]
 
 
@@ -219,6 +220,7 @@ class EntrantStats:
 
     @property
     def win_rate(self) -> float:
+        """Wins per game (NaN before any game)."""
         return self.wins / self.games if self.games else math.nan
 
 
@@ -237,6 +239,7 @@ class SeatStats:
 
     @property
     def win_rate(self) -> float:
+        """Wins per game (NaN before any game)."""
         return self.wins / self.games if self.games else math.nan
 
 
@@ -263,6 +266,7 @@ class TournamentResult:
 
     @property
     def games(self) -> int:
+        """The number of games played."""
         return len(self.records)
 
     def scores(self, entrant: int) -> list[int]:

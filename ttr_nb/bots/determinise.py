@@ -211,6 +211,8 @@ class Knowledge:
         return knowledge
 
     def new_bag(self, items: list[Any], truth: list[Any]) -> Bag:
+        """A new bag of unknowns holding ``items`` (really ``truth``), remembered with the
+        others."""
         bag = Bag(list(items), list(truth), len(self.bags))
         self.bags.append(bag)
         return bag
@@ -270,6 +272,7 @@ class Knowledge:
         after: GameState,
         shuffled: list[tuple[list[Any], list[Any]]],
     ) -> None:
+        """Update what the seat knows of the cards after one move: hands, decks and discards."""
         rules = self.rules
         seat = self.seat
         deck_of = self.card_deck
@@ -370,6 +373,7 @@ class Knowledge:
         after: GameState,
         shuffled: list[tuple[list[Any], list[Any]]],
     ) -> None:
+        """Update what the seat knows of the tickets after one move: offers, keeps and returns."""
         seat = self.seat
         player = after.players[actor]
         offer_before = before.offer
@@ -428,6 +432,7 @@ class Knowledge:
                 raise _Inconsistent(f"the {d} ticket deck changed in an unknown way")
 
     def observe(self, slot: Any, value: Hashable) -> None:
+        """Record that ``slot`` (a bag, or a value already known) turned out to hold ``value``."""
         if isinstance(slot, Bag):
             slot.remove(value)
         elif slot != value:

@@ -27,7 +27,8 @@ from ..maps import Map
 class Bot(Protocol):
     name: str
 
-    def choose(self, game: Game) -> Any: ...
+    def choose(self, game: Game) -> Any:
+        """The action this bot plays in ``game``, one of ``game.legal_actions()``."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ class RandomBot:
         self.last: Reason | None = None
 
     def choose(self, game: Game) -> Any:
+        """A legal action drawn at random."""
         legal = game.legal_actions()
         self.last = Reason("random", detail=str(len(legal)))
         return self.rng.choice(legal)
@@ -141,6 +143,7 @@ class GreedyBot:
         self._cash_in_now = self.cash_in
 
     def choose(self, game: Game) -> Any:
+        """The greedy bot's action (its reason is kept in :attr:`last`)."""
         action, self.last = self.decide(game)
         return action
 

@@ -177,6 +177,7 @@ class Node:
         return self.total / self.visits if self.visits else 0.5
 
     def ucb(self, exploration: float) -> float:
+        """The node's UCB1 score: its mean result plus ``exploration`` times its uncertainty."""
         return self.mean + exploration * math.sqrt(math.log(max(self.available, 1)) / self.visits)
 
     def best_child(self) -> Node | None:

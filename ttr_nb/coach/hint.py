@@ -25,6 +25,7 @@ class Hint:
     data: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        """The hint as plain JSON data."""
         return {
             "kind": self.kind,
             "title": self.title,

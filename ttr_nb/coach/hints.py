@@ -52,6 +52,7 @@ class Coaching:
     seconds: float
 
     def to_dict(self) -> dict[str, Any]:
+        """The coaching as plain JSON data (``ttr-nb hint --json``)."""
         game = self.game
         return {
             "map": game.map.id,
@@ -70,6 +71,7 @@ class Coaching:
         }
 
     def text(self) -> str:
+        """Every hint as plain text, under a line naming the seat, the map and the move."""
         head = (
             f"Coach for seat {self.seat + 1} ({self.game.names[self.seat]}), "
             f"{self.game.map.name}, after move {len(self.game.history)}"

@@ -33,6 +33,7 @@ class Algorithm:
     lesson_title: str
 
     def to_dict(self) -> dict[str, str]:
+        """The algorithm and its lesson as plain JSON data."""
         return {
             "key": self.key,
             "name": self.name,

@@ -40,6 +40,7 @@ class OfferNote:
     exact: bool
 
     def to_dict(self) -> dict[str, Any]:
+        """The note as plain JSON data."""
         return {"ticket": self.ticket.to_dict(), "extra_spaces": self.extra, "exact": self.exact}
 
 

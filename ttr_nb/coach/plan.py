@@ -46,6 +46,8 @@ class TicketNote:
 
     @classmethod
     def of(cls, game_map: Map, ticket_id: int, routes: tuple[int, ...] = ()) -> TicketNote:
+        """The note for ticket ``ticket_id`` of ``game_map`` (a tour: its any-order value and
+        penalty)."""
         ticket = game_map.ticket_by_id[ticket_id]
         tour = ticket.tour_values
         points = tour["any_order"] if tour else ticket.points
@@ -53,6 +55,7 @@ class TicketNote:
         return cls(ticket_id, ticket_name(game_map, ticket_id), points, penalty, routes)
 
     def to_dict(self) -> dict[str, Any]:
+        """The ticket as plain JSON data."""
         return {
             "id": self.id,
             "name": self.name,
@@ -73,6 +76,7 @@ class CardNeed:
     held: int
 
     def to_dict(self) -> dict[str, Any]:
+        """The need as plain JSON data."""
         return {"deck": self.deck, "colour": self.colour, "cards": self.cards, "held": self.held}
 
 
@@ -86,6 +90,7 @@ class Drop:
     exact: bool
 
     def to_dict(self) -> dict[str, Any]:
+        """The drop as plain JSON data."""
         return {"ticket": self.ticket.to_dict(), "saves_spaces": self.saves, "exact": self.exact}
 
 
@@ -149,6 +154,7 @@ class Plan:
     unavailable: frozenset = field(repr=False, default=frozenset())
 
     def to_dict(self) -> dict[str, Any]:
+        """The plan as plain JSON data."""
         return {
             "routes": list(self.routes),
             "spaces": self.spaces,

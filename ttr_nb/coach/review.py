@@ -39,9 +39,11 @@ class Missed:
 
     @property
     def impossible_when_kept(self) -> bool:
+        """Whether the ticket could no longer be completed when it was kept."""
         return self.move is not None and self.kept_at is not None and self.move <= self.kept_at
 
     def to_dict(self) -> dict[str, Any]:
+        """The missed ticket as plain JSON data."""
         return {
             "ticket": self.ticket.to_dict(),
             "impossible_from_move": self.move,
@@ -66,6 +68,7 @@ class PlayerReview:
     missed: tuple[Missed, ...]
 
     def to_dict(self) -> dict[str, Any]:
+        """The review as plain JSON data."""
         return {
             "seat": self.seat + 1,
             "player": self.name,
@@ -79,6 +82,8 @@ class PlayerReview:
         }
 
     def lines(self, game: Game) -> list[str]:
+        """The review in sentences: the network built against the cheapest one, then the tickets
+        missed."""
         how = "" if self.best_exact else " (approximate)"
         n = len(self.completed) + len(self.missed)
         out = [

@@ -32,6 +32,8 @@ def variant_hints(view: Game, seat: int, plan: Plan) -> list[Hint]:
 
 
 def germany(view: Game, seat: int, plan: Plan) -> list[Hint]:
+    """Germany's hints: the passengers along the plan and the seat's place in each colour's majority
+    race."""
     from ..rules.germany import GermanyRules, colour_majority
 
     rules = view.rules
@@ -86,6 +88,7 @@ def germany(view: Game, seat: int, plan: Plan) -> list[Hint]:
 
 
 def maerklin(view: Game, seat: int, plan: Plan) -> list[Hint]:
+    """Märklin's hints: the best passenger move now and where the plan could place a passenger."""
     from ..algorithms import best_journey, journey_value
     from ..bots.variants.maerklin import CARD_COST, MAX_CARDS, top_values
     from ..rules.maerklin import LEFT_KEY, MaerklinRules, MovePassenger
@@ -150,6 +153,8 @@ def maerklin(view: Game, seat: int, plan: Plan) -> list[Hint]:
 
 
 def world(view: Game, seat: int, plan: Plan) -> list[Hint]:
+    """World's hints: harbors on the plan, the pieces it needs against the supply, tours in
+    order."""
     from ..rules.world import WorldRules
 
     rules = view.rules

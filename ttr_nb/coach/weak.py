@@ -57,6 +57,7 @@ class RouteLoss:
     tickets: tuple[TicketNote, ...]
 
     def to_dict(self) -> dict[str, Any]:
+        """The loss as plain JSON data."""
         return {
             "route": self.route,
             "extra_spaces": self.extra,
@@ -76,6 +77,7 @@ class TicketCutNote:
     links: tuple[tuple[int, ...], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
+        """The cut as plain JSON data (``claims`` is None when no claims can block it)."""
         claims = self.claims if self.claims != float("inf") else None
         return {
             "ticket": self.ticket.to_dict(),
@@ -97,6 +99,7 @@ class Heading:
     contested: tuple[int, ...]
 
     def to_dict(self, game_map: Map) -> dict[str, Any]:
+        """The guess as plain JSON data, tickets named on ``game_map``."""
         return {
             "seat": self.seat + 1,
             "player": self.name,

@@ -177,6 +177,7 @@ class WhyRecord:
             return None
 
     def to_dict(self) -> dict[str, Any]:
+        """The record as plain JSON data (stored with a table's move)."""
         return {
             "move": self.move,
             "seat": self.seat + 1,

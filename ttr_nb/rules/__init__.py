@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..errors import UnknownVariantError
-from ..maps import Map
+from ..maps import MAP_CHECKS, Map, available_maps, load_map
 from .base import Rules
 from .germany import GermanyRules
 from .maerklin import MaerklinRules
@@ -17,6 +17,9 @@ VARIANTS: dict[str, type[Rules]] = {
     "maerklin": MaerklinRules,
     "world": WorldRules,
 }
+
+# load_map refuses a map its rules could not play: it asks the variant through this table.
+MAP_CHECKS.update({name: cls.map_problems for name, cls in VARIANTS.items()})
 
 
 @cache
@@ -41,8 +44,6 @@ def rules_for(game_map: Map) -> Rules:
 
 def playable_maps() -> list[str]:
     """Shipped maps whose rules exist."""
-    from ..maps import available_maps, load_map
-
     return [m for m in available_maps() if load_map(m).rules in VARIANTS]
 
 

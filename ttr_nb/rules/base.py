@@ -35,7 +35,7 @@ from .words import RuleWords
 if TYPE_CHECKING:
     import random
 
-    from ..game import Game
+    from .game_view import GameView as Game  # the game imports the rules, not the reverse
 
 # A game ends, and is scored as it stands, once it has lasted this many actions. Real games
 # take 100 to 700; the limit exists because some legal moves undo nothing for good (World's
@@ -133,6 +133,7 @@ class Rules(ScoringRules, RuleWords, FastHooks):
 
     # ------------------------------------------------------------------ setup
     def new_state(self, names: list[str], seed: int, rng: random.Random) -> GameState:
+        """The state of a new game: shuffled decks, face-up cards, hands and pieces dealt."""
         deck = [c.id for c in self.map.card_types for _ in range(c.count)]
         rng.shuffle(deck)
         decks: dict[str, list[int]] = {}
@@ -165,14 +166,17 @@ class Rules(ScoringRules, RuleWords, FastHooks):
         return state
 
     def starting_pieces(self) -> dict[str, int]:
+        """The pieces each player starts with, by kind (the map's components)."""
         return {k: v for k, v in self.map.components["pieces"].items() if k != "supply"}
 
     def deal_setup_tickets(self, state: GameState) -> None:
+        """Offer every player their starting tickets; the game waits for their keeps."""
         for player in state.players:
             player.offer = self.take_tickets(state, self.setup_ticket_deal)
         state.pending = "keep_tickets"
 
     def take_tickets(self, state: GameState, count: int, deck: str | None = None) -> list[int]:
+        """Take up to ``count`` tickets from the top of ``deck`` (the ticket deck by default)."""
         deck = deck or self.ticket_deck
         pile = state.ticket_decks.get(deck, [])
         taken = pile[:count]
@@ -215,6 +219,7 @@ class Rules(ScoringRules, RuleWords, FastHooks):
                 state.face_up[i] = self.draw_card(state, rng)
 
     def face_up_wilds(self, state: GameState) -> int:
+        """The number of wild cards among the face-up cards."""
         wild = self.wild_set
         return sum(1 for c in state.face_up if c in wild)
 
@@ -235,10 +240,13 @@ class Rules(ScoringRules, RuleWords, FastHooks):
         return self.cards[card_id].wild
 
     def can_draw_blind(self, state: GameState, deck: str = "train") -> bool:
+        """Whether a card can be drawn from ``deck`` (its pile or its discards hold one)."""
         pile, discard = self.piles(state, deck)
         return bool(pile or discard)
 
     def can_draw_second(self, state: GameState) -> bool:
+        """Whether a second card can be drawn this turn (a face-up card that allows it, or a
+        deck)."""
         if any(c is not None and not self.ends_draw(c) for c in state.face_up):
             return True
         return any(self.can_draw_blind(state, deck) for deck in self.deck_names)
@@ -470,6 +478,7 @@ class Rules(ScoringRules, RuleWords, FastHooks):
         return actions or [Pass()]
 
     def keep_options(self, state: GameState, player: PlayerState) -> list[KeepTickets]:
+        """Every legal keep of the player's offer (at least :meth:`min_keep` tickets)."""
         least = self.min_keep(state, player)
         return [
             KeepTickets(combo)
@@ -478,10 +487,12 @@ class Rules(ScoringRules, RuleWords, FastHooks):
         ]
 
     def min_keep(self, state: GameState, player: PlayerState) -> int:
+        """The fewest tickets the player must keep of the offer now (at setup, or later)."""
         rule = self.setup_ticket_keep if state.phase == "setup" else self.ticket_keep
         return min(rule, len(player.offer))
 
     def card_draws(self, state: GameState, second: bool) -> list[Any]:
+        """The legal card draws: face-up cards (not a wild card as the ``second``) and each deck."""
         refills = self.refill_choices(state)
         draws: list[Any] = [
             DrawFaceUp(i, refill)
@@ -493,6 +504,7 @@ class Rules(ScoringRules, RuleWords, FastHooks):
         return draws
 
     def ticket_draws(self, state: GameState) -> list[Any]:
+        """The legal ticket draws (none when the ticket deck is empty)."""
         return [self.fast.ticket_draw(0)] if state.ticket_decks.get(self.ticket_deck) else []
 
     def extra_actions(self, game: Game) -> list[Any]:
@@ -560,6 +572,7 @@ class Rules(ScoringRules, RuleWords, FastHooks):
     def keep_problem(
         self, state: GameState, player: PlayerState, action: KeepTickets
     ) -> str | None:
+        """Why keeping ``action.tickets`` is refused, or None."""
         if len(set(action.tickets)) != len(action.tickets):
             return "a ticket can only be kept once"
         if not set(action.tickets) <= set(player.offer):
@@ -570,6 +583,7 @@ class Rules(ScoringRules, RuleWords, FastHooks):
         return None
 
     def face_up_problem(self, state: GameState, slot: int, second: bool) -> str | None:
+        """Why taking the face-up card in ``slot`` is refused now, or None."""
         slots = len(state.face_up)
         if not 0 <= slot < slots:
             return (
@@ -594,6 +608,7 @@ class Rules(ScoringRules, RuleWords, FastHooks):
         return None
 
     def blind_problem(self, state: GameState, action: DrawBlind) -> str | None:
+        """Why drawing from ``action.deck`` is refused now, or None."""
         if action.deck not in self.deck_names:
             return f"there is no {short(action.deck)} deck in this game"
         if not self.can_draw_blind(state, action.deck):
@@ -603,6 +618,7 @@ class Rules(ScoringRules, RuleWords, FastHooks):
         return None
 
     def ticket_draw_problem(self, state: GameState, action: DrawTickets) -> str | None:
+        """Why drawing tickets is refused now, or None."""
         if action.long:
             return "this game has a single ticket deck"
         if not state.ticket_decks.get(self.ticket_deck):
@@ -664,6 +680,7 @@ class Rules(ScoringRules, RuleWords, FastHooks):
         raise NotImplementedError(type(action).__name__)
 
     def keep(self, game: Game, player: PlayerState, action: KeepTickets) -> None:
+        """Apply a ticket keep: the kept tickets join the hand, the others go under their deck."""
         state = game.state
         kept = set(action.tickets)
         player.tickets.extend(t for t in player.offer if t in kept)
@@ -681,6 +698,7 @@ class Rules(ScoringRules, RuleWords, FastHooks):
         self.end_turn(game)
 
     def start_play(self, state: GameState) -> None:
+        """Setup is over: the first player's first turn begins."""
         state.phase = "play"
         state.pending = None
         state.current = 0
@@ -731,6 +749,7 @@ class Rules(ScoringRules, RuleWords, FastHooks):
         )
 
     def triggers_end(self, player: PlayerState) -> bool:
+        """Whether the player's pieces left start the last round."""
         return sum(player.pieces.values()) <= self.end_trigger_pieces
 
 

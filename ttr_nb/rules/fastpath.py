@@ -57,10 +57,10 @@ from ..actions import (
 )
 
 if TYPE_CHECKING:
-    from ..game import Game
     from ..maps import Route
     from ..state import GameState, PlayerState
     from .base import Rules
+    from .game_view import GameView as Game  # the game imports the rules, not the reverse
 
 MEMO_LIMIT = 20_000  # hands (or log keys) remembered before a memo starts afresh
 
@@ -446,6 +446,7 @@ class FastPath:
         return tuple(claims)
 
     def card_draws(self, state: GameState, second: bool) -> list[Any]:
+        """The same list as :meth:`Rules.card_draws`, built once and shared."""
         rules = self.rules
         if not self.plain_draws:
             return rules.card_draws(state, second)
@@ -486,6 +487,7 @@ class FastPath:
         return draws
 
     def keep_options(self, state: GameState, player: PlayerState) -> list[KeepTickets]:
+        """The same list as :meth:`Rules.keep_options`, remembered by offer."""
         rules = self.rules
         if not self.plain_keeps:
             return rules.keep_options(state, player)

@@ -52,7 +52,7 @@ from .two_decks import TwoTicketDecks
 if TYPE_CHECKING:
     import random
 
-    from ..game import Game
+    from .game_view import GameView as Game  # the game imports the rules, not the reverse
 
 BOARD_KEY = "passengers"  # state.extras[BOARD_KEY]: place -> colour -> count
 HELD_KEY = "passengers"  # player.extras[HELD_KEY]: colour -> count
@@ -193,6 +193,7 @@ class GermanyRules(TwoTicketDecks):
 
     # ------------------------------------------------------------------ setup
     def new_state(self, names: list[str], seed: int, rng: random.Random) -> GameState:
+        """The base rules' new state, with the passengers placed on the board."""
         state = super().new_state(names, seed, rng)
         self.place_passengers(state, rng)
         return state

@@ -67,7 +67,7 @@ from .two_decks import TwoTicketDecks
 if TYPE_CHECKING:
     import random
 
-    from ..game import Game
+    from .game_view import GameView as Game  # the game imports the rules, not the reverse
 
 __all__ = ["MaerklinRules", "MovePassenger"]
 
@@ -107,6 +107,7 @@ class MovePassenger:
         return action
 
     def field_problem(self) -> tuple[str, str] | None:
+        """``(field, reason)`` for the first malformed field, or None when all are well formed."""
         problem = word_problem(self.start, "the passenger's city")
         if problem:
             return "start", problem
@@ -143,6 +144,7 @@ class JourneyPlan:
 
     @property
     def points(self) -> int:
+        """The points the journey collects: the sum of its tokens."""
         return sum(value for _, value in self.tokens)
 
 
@@ -208,6 +210,8 @@ class MaerklinRules(TwoTicketDecks):
 
     # ------------------------------------------------------------------ setup
     def new_state(self, names: list[str], seed: int, rng: random.Random) -> GameState:
+        """The base rules' new state, with the merchandise stacks placed and no passenger on the
+        board."""
         state = super().new_state(names, seed, rng)
         state.extras[BOARD_KEY] = {}
         state.extras[STACKS_KEY] = {
@@ -313,6 +317,7 @@ class MaerklinRules(TwoTicketDecks):
         return ", placing a passenger in " + " and ".join(self.place_text(p) for p, _ in pickups)
 
     def place_text(self, place: Any) -> str:
+        """A place's name in words (or what the value is, when it names no place of the map)."""
         if isinstance(place, str) and (
             place in self.map.city_by_id or place in self.map.country_by_id
         ):

@@ -22,6 +22,7 @@ class ScoringRules:
     bonus_points: dict[str, int]
 
     def ticket_done(self, state: GameState, player: PlayerState, ticket_id: int) -> bool:
+        """Whether the player's routes join the ticket's places."""
         ticket = self.map.ticket_by_id[ticket_id]
         routes = [self.map.route_by_id[r].ends for r in player.routes]
         places = ticket.cities
@@ -33,10 +34,12 @@ class ScoringRules:
         )
 
     def ticket_points(self, state: GameState, player: PlayerState, ticket_id: int) -> int:
+        """The ticket's points for the player: its value if completed, minus it if not."""
         points = self.map.ticket_by_id[ticket_id].points
         return points if self.ticket_done(state, player, ticket_id) else -points
 
     def longest_paths(self, state: GameState) -> list[int]:
+        """Per player, the length of their longest continuous trail (in spaces)."""
         out = []
         for player in state.players:
             routes = [self.map.route_by_id[r] for r in player.routes]
@@ -64,6 +67,7 @@ class ScoringRules:
         return rows
 
     def completed_counts(self, state: GameState) -> list[int]:
+        """Per player, the number of tickets completed."""
         return [sum(self.ticket_done(state, p, t) for t in p.tickets) for p in state.players]
 
     def most_completed_bonus(self, state: GameState, points: int) -> list[int]:

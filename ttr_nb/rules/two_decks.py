@@ -30,7 +30,7 @@ from ..state import GameState, PlayerState
 from .base import Rules
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from .game_view import GameView as Game  # the game imports the rules, not the reverse
 
 SHORT, LONG = "short", "long"
 
@@ -97,9 +97,11 @@ class TwoTicketDecks(Rules):
         return range(max(0, n - shorts), min(longs, n) + 1)
 
     def ticket_draws(self, state: GameState) -> list[Any]:
+        """The legal ticket draws: one per split of short and long tickets the decks can supply."""
         return [self.fast.ticket_draw(k) for k in self.split_range(state)]
 
     def ticket_draw_problem(self, state: GameState, action: DrawTickets) -> str | None:
+        """Why drawing tickets with ``action.long`` long ones is refused now, or None."""
         shorts, longs = self.deck_sizes(state)
         n = self.draw_size(state)
         k = action.long
@@ -156,6 +158,8 @@ class TwoTicketDecks(Rules):
         state.pending = "keep_tickets"
 
     def keep(self, game: Game, player: PlayerState, action: KeepTickets) -> None:
+        """Apply a keep; at setup, the short and long tickets given back go under their own
+        decks."""
         state = game.state
         if state.phase != "setup":
             super().keep(game, player, action)

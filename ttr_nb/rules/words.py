@@ -22,7 +22,7 @@ from ..actions import (
 )
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from .game_view import GameView as Game  # the game imports the rules, not the reverse
 
 
 class RuleWords:

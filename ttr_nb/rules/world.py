@@ -45,7 +45,7 @@ from .world_cards import HARBOR_SHIP_CARDS, HARBOR_TRAIN_CARDS, WorldCards
 if TYPE_CHECKING:
     import random
 
-    from ..game import Game
+    from .game_view import GameView as Game  # the game imports the rules, not the reverse
 
 __all__ = ["BuildHarbor", "ChooseSupply", "ExchangePieces", "WorldRules"]
 
@@ -147,6 +147,8 @@ class WorldRules(Rules):
 
     # ------------------------------------------------------------------ setup
     def new_state(self, names: list[str], seed: int, rng: random.Random) -> GameState:
+        """The state of a new World game: two decks (trains, ships), two face-up rows, supplies to
+        choose."""
         decks = {}
         for deck in KINDS:
             pile = [c.id for c in self.map.card_types if c.deck == deck for _ in range(c.count)]
@@ -196,11 +198,13 @@ class WorldRules(Rules):
         state.extras["supply_choices"] = [None] * len(state.players)
 
     def supply_options(self) -> list[ChooseSupply]:
+        """Every legal supply: trains and ships adding up to the supply's size."""
         least = max(0, self.supply - self.full_pieces[SHIP])
         most = min(self.full_pieces[TRAIN], self.supply)
         return [ChooseSupply(t, self.supply - t) for t in range(least, most + 1)]
 
     def supply_problem(self, action: ChooseSupply) -> str | None:
+        """Why the supply ``action`` names is refused, or None."""
         trains, ships = action.trains, action.ships
         if trains < 0 or ships < 0:
             return "a supply cannot hold a negative number of pieces"
@@ -212,6 +216,7 @@ class WorldRules(Rules):
         return None
 
     def choose_supply(self, state: GameState, action: ChooseSupply) -> None:
+        """Record the current player's supply; the next player chooses, or play begins."""
         choices = state.extras["supply_choices"]
         choices[state.current] = {TRAIN: action.trains, SHIP: action.ships}
         waiting = [i for i, choice in enumerate(choices) if choice is None]
@@ -409,6 +414,7 @@ class WorldRules(Rules):
         return sorted(c for c in reached if c in self.ports and c not in built)
 
     def harbor_problem(self, state: GameState, seat: int, action: BuildHarbor) -> str | None:
+        """Why seat ``seat`` may not build the harbor ``action`` describes, or None."""
         player = state.players[seat]
         city = self.map.city_by_id.get(action.city)
         if city is None:
@@ -447,6 +453,7 @@ class WorldRules(Rules):
 
     # ------------------------------------------------------------- exchanges
     def exchange_problem(self, player: PlayerState, action: ExchangePieces) -> str | None:
+        """Why exchanging pieces as ``action`` says is refused, or None."""
         take, count = action.take, action.count
         if take not in KINDS:
             return f"there are no {short(take)} pieces in this game (only trains and ships)"
@@ -467,12 +474,14 @@ class WorldRules(Rules):
 
     # ---------------------------------------------------------------- tickets
     def ticket_done(self, state: GameState, player: PlayerState, ticket_id: int) -> bool:
+        """Whether the ticket is completed (a tour: its cities all connected)."""
         if ticket_id in self.tours:
             ends = [self.map.route_by_id[r].ends for r in player.routes]
             return tour_connected(ends, self.map.ticket_by_id[ticket_id].cities)
         return super().ticket_done(state, player, ticket_id)
 
     def ticket_points(self, state: GameState, player: PlayerState, ticket_id: int) -> int:
+        """The ticket's points for the player (a tour: in order, connected, or its penalty)."""
         values = self.tours.get(ticket_id)
         if values is None:
             return super().ticket_points(state, player, ticket_id)

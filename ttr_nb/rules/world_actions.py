@@ -52,6 +52,7 @@ class ChooseSupply:
         object.__setattr__(self, "ships", _frozen(self.ships))
 
     def field_problem(self) -> tuple[str, str] | None:
+        """``(field, reason)`` for the first malformed field, or None when all are well formed."""
         for name in ("trains", "ships"):
             problem = _count_problem(getattr(self, name), f"the number of {name}")
             if problem:
@@ -90,6 +91,7 @@ class BuildHarbor:
         return action
 
     def field_problem(self) -> tuple[str, str] | None:
+        """``(field, reason)`` for the first malformed field, or None when all are well formed."""
         problem = word_problem(self.city, "the harbor's city")
         if problem:
             return "city", problem
@@ -117,6 +119,7 @@ class ExchangePieces:
         object.__setattr__(self, "count", _frozen(self.count))
 
     def field_problem(self) -> tuple[str, str] | None:
+        """``(field, reason)`` for the first malformed field, or None when all are well formed."""
         problem = word_problem(self.take, "the kind of piece taken")
         if problem:
             return "take", problem

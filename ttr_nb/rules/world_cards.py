@@ -74,6 +74,7 @@ class WorldCards:
 
     # ---------------------------------------------------------- routes
     def route_colours(self, route: Route) -> list[str]:
+        """The colours that can pay for ``route``: its own, or any for a gray route."""
         return self.colours if route.color == "gray" else [route.color]
 
     def reach(self, hand: Mapping[str, int]) -> int:

@@ -80,6 +80,7 @@ class TableClient:
     # ------------------------------------------------------------------ reading
     @property
     def my_turn(self) -> bool:
+        """Whether this page's seat is to move in a game still running."""
         game = self.game
         return (
             game is not None

@@ -27,6 +27,7 @@ class SeatInfo:
 
     @property
     def free(self) -> bool:
+        """Whether a player may still take this seat (a human seat nobody holds)."""
         return self.kind == "human" and self.name is None
 
     @property
@@ -53,6 +54,7 @@ class TableInfo:
 
     @property
     def names(self) -> list[str]:
+        """The seats' names (``Seat N`` for a seat nobody has taken)."""
         return [s.name or f"Seat {s.seat + 1}" for s in self.seats]
 
 

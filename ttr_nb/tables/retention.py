@@ -82,6 +82,7 @@ class StoreSize:
 
     @property
     def full(self) -> bool:
+        """Whether the store holds as much as its bound allows."""
         return self.data_bytes >= self.limit_bytes
 
     def describe(self) -> str:

@@ -45,6 +45,7 @@ class CheckResult:
 
     @property
     def passed(self) -> bool:
+        """Whether the answer was judged correct."""
         return self.status == "correct"
 
     def __bool__(self) -> bool:

@@ -86,9 +86,11 @@ class Question:
 
     @property
     def letters(self) -> list[str]:
+        """The answers' letters, in order (``['a', 'b', ...]``)."""
         return [letter for letter, _ in self.choices]
 
     def text(self, number: int) -> str:
+        """The question as plain text, numbered ``number``, with its lettered answers."""
         head = f"{number}. "
         lines = [textwrap.fill(self.prompt, WIDTH, initial_indent=head, subsequent_indent="   ")]
         for letter, choice in self.choices:
@@ -108,6 +110,7 @@ class Quiz:
         return len(self.questions)
 
     def question(self, number: int) -> Question:
+        """Question ``number`` (numbered from 1); ValueError for a number the quiz has not."""
         if not 1 <= number <= len(self.questions):
             raise ValueError(f"there are questions 1 to {len(self.questions)}, not {number}")
         return self.questions[number - 1]

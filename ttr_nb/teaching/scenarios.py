@@ -397,13 +397,9 @@ def board(game: Game, highlight: Iterable[int] = (), **options: Any) -> BoardWid
     without a kernel); after changing the game call :func:`refresh`.
     ``options`` go to :class:`~ttr_nb.widgets.BoardWidget` (e.g. ``max_width``).
     """
-    from ..widgets import BoardWidget
+    from ..widgets.game_board import game_board
 
-    options.setdefault("max_width", 760)
-    options.setdefault("max_height", 600)
-    view = BoardWidget(game.map, **options)
-    _show(view, game, highlight)
-    return view
+    return game_board(game, highlight, **options)
 
 
 def refresh(view: BoardWidget, game: Game, highlight: Iterable[int] = ()) -> Any:
@@ -414,21 +410,9 @@ def refresh(view: BoardWidget, game: Game, highlight: Iterable[int] = ()) -> Any
     (the board above has changed already) and a picture of the changed board
     in a notebook read without a kernel.
     """
-    _show(view, game, highlight)
-    return view.snapshot()
+    from ..widgets.game_board import refresh_board
 
-
-def _show(view: BoardWidget, game: Game, highlight: Iterable[int]) -> None:
-    from ..widgets import BoardPieces
-
-    view.set_pieces(
-        BoardPieces(
-            owner=dict(game.state.owner),
-            player_names=[p.name for p in game.state.players],
-            highlighted=frozenset(highlight),
-            game=game,
-        )
-    )
+    return refresh_board(view, game, highlight)
 
 
 # ---------------------------------------------------------------- scenarios

@@ -208,6 +208,7 @@ class GameApp(BotTurns):
     # ================================================================ queries
     @property
     def total_moves(self) -> int:
+        """The number of moves made in the game (0 with no game)."""
         return len(self.game.history) if self.game else 0
 
     @property
@@ -241,6 +242,7 @@ class GameApp(BotTurns):
         return f"{kind} bot"
 
     def human_to_move(self) -> bool:
+        """Whether a human seat is to move in the live game."""
         view = self.view
         return view is not None and not view.is_over and self.is_human(view.current_player)
 
@@ -689,6 +691,7 @@ class GameApp(BotTurns):
         self.claim.render(self.shown)
 
     def draw_board(self) -> None:
+        """Draw the shown position on the board: claims, highlights, the routes one may claim."""
         shown = self.shown
         view = shown.view
         if view is None:

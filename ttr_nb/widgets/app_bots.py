@@ -117,6 +117,7 @@ class BotTurns:
         return moves
 
     def stop_bots(self) -> None:
+        """Stop the bots moving on their own."""
         if self.bot_panel.timer.playing:
             self.bot_panel.timer.playing = False
 
@@ -136,6 +137,7 @@ class BotTurns:
             self.bot_panel.timer.playing = wanted
 
     def on_bot_timer(self) -> None:
+        """The bots' timer ticked: a bot to move moves once, if bots move on their own."""
         view = self.view
         if (
             not self.bot_panel.auto.value

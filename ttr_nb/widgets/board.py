@@ -28,6 +28,7 @@ from ipyevents import Event
 from ..maps import Map
 from . import board_art as art
 from . import style
+from .board_svg import BoardSnapshot, board_bundle, board_svg
 from .geometry import CITY_RADIUS, BoardGeometry, board_geometry, board_size
 from .safety import CallbackGuard
 from .viewport import ZOOM_STEP, Viewport
@@ -230,18 +231,15 @@ class BoardWidget:
     # ------------------------------------------------------------ public API
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         """The live widget, plus an SVG picture of the board for viewers without a kernel."""
-        from .board_svg import board_bundle
-
         return board_bundle(self, self.widget._repr_mimebundle_(**kwargs))
 
-    def snapshot(self, caption: str = "") -> Any:
+    def snapshot(self, caption: str = "") -> BoardSnapshot:
         """The board as it is now, shown only where widgets are not (see ``BoardSnapshot``)."""
-        from .board_svg import BoardSnapshot, board_svg
-
         return BoardSnapshot(board_svg(self), caption)
 
     @property
     def size(self) -> tuple[int, int]:
+        """The canvas's width and height, in pixels."""
         return self.geometry.width, self.geometry.height
 
     def set_map(self, game_map: Map) -> None:

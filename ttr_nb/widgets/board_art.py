@@ -100,6 +100,7 @@ def draw_routes(
 
 
 def draw_seam(layer: Canvas, geometry: BoardGeometry, height: int) -> None:
+    """Draw the dashed left and right edges of a board that wraps around (World)."""
     west, east = geometry.seam or (0.0, 0.0)
     layer.stroke_style = style.BOARD_EDGE
     layer.line_width = 2
@@ -121,6 +122,7 @@ def draw_seam(layer: Canvas, geometry: BoardGeometry, height: int) -> None:
 
 
 def draw_places(layer: Canvas, game_map: Map, geometry: BoardGeometry) -> None:
+    """Draw the map's cities, junctions and country spaces, with their names."""
     cities = [c for c in game_map.cities if c.kind == "city"]
     junctions = [c for c in game_map.cities if c.kind == "junction"]
     spaces = [c for c in game_map.cities if c.kind == "country_space"]
@@ -182,6 +184,8 @@ def draw_places(layer: Canvas, game_map: Map, geometry: BoardGeometry) -> None:
 def space_batch(
     spaces: Iterable[Space], grow: float, oval: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
+    """The spaces as one batch of polygons (points, and points per polygon), ``grow`` pixels
+    larger."""
     points: list[tuple[float, float]] = []
     counts: list[int] = []
     for space in spaces:
@@ -194,6 +198,7 @@ def space_batch(
 def draw_claims(
     layer: Canvas, game_map: Map, geometry: BoardGeometry, owner: dict[int, int]
 ) -> None:
+    """Draw the claimed routes' spaces in their owners' colours, with seat numbers."""
     if not owner:
         return
     points: list[tuple[float, float]] = []
@@ -246,6 +251,7 @@ def draw_highlights(layer: Canvas, geometry: BoardGeometry, routes: frozenset[in
 def outline_route(
     layer: Canvas, geometry: BoardGeometry, route_id: int, colour: str, width: float
 ) -> None:
+    """Outline route ``route_id``'s spaces in ``colour``, ``width`` pixels wide."""
     shape = geometry.routes.get(route_id)
     if shape is None:
         return

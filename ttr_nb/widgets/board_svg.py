@@ -25,13 +25,14 @@ from __future__ import annotations
 import html
 import logging
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 if TYPE_CHECKING:
-    from .board import BoardWidget
+    from ..maps import Map
+    from .geometry import BoardGeometry
 
 __all__ = ["SVG_MIME", "BoardSnapshot", "SvgCanvas", "board_bundle", "board_svg"]
 
@@ -108,6 +109,7 @@ class SvgCanvas:
         self.elements.clear()
 
     def set_line_dash(self, segments: Sequence[float]) -> None:
+        """As ipycanvas's ``Canvas.set_line_dash``: recorded as SVG."""
         self._dash = [float(s) for s in segments]
 
     def _alpha(self) -> str:
@@ -129,6 +131,7 @@ class SvgCanvas:
 
     # ---------------------------------------------------------- rectangles
     def fill_rect(self, x: float, y: float, width: float, height: float | None = None) -> None:
+        """As ipycanvas's ``Canvas.fill_rect``: recorded as SVG."""
         height = width if height is None else height
         self._add(
             self._fill(),
@@ -144,9 +147,11 @@ class SvgCanvas:
             self._add(paint, f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(r)}"/>')
 
     def fill_circles(self, x: Any, y: Any, radius: Any) -> None:
+        """As ipycanvas's ``Canvas.fill_circles``: recorded as SVG."""
         self._circles(x, y, radius, self._fill())
 
     def stroke_circles(self, x: Any, y: Any, radius: Any) -> None:
+        """As ipycanvas's ``Canvas.stroke_circles``: recorded as SVG."""
         self._circles(x, y, radius, self._stroke())
 
     def _styled_circles(
@@ -170,17 +175,21 @@ class SvgCanvas:
     def fill_styled_circles(
         self, x: Any, y: Any, radius: Any, color: Any, alpha: Any = 1.0
     ) -> None:
+        """Fill circles, each in its own colour (ipycanvas's batch method)."""
         self._styled_circles(x, y, radius, color, alpha, stroke=False)
 
     def stroke_styled_circles(
         self, x: Any, y: Any, radius: Any, color: Any, alpha: Any = 1.0
     ) -> None:
+        """Outline circles, each in its own colour (ipycanvas's batch method)."""
         self._styled_circles(x, y, radius, color, alpha, stroke=True)
 
     def fill_circle(self, x: float, y: float, radius: float) -> None:
+        """As ipycanvas's ``Canvas.fill_circle``: recorded as SVG."""
         self._circles([x], [y], radius, self._fill())
 
     def stroke_circle(self, x: float, y: float, radius: float) -> None:
+        """As ipycanvas's ``Canvas.stroke_circle``: recorded as SVG."""
         self._circles([x], [y], radius, self._stroke())
 
     # ------------------------------------------------------------ polygons
@@ -205,14 +214,17 @@ class SvgCanvas:
         return f'<path d="{" ".join(parts)}"/>'
 
     def fill_polygons(self, points: Any, points_per_polygon: Any = None) -> None:
+        """As ipycanvas's ``Canvas.fill_polygons``: recorded as SVG."""
         self._add(self._fill(), self._path(self._split(points, points_per_polygon), True))
 
     def stroke_polygons(self, points: Any, points_per_polygon: Any = None) -> None:
+        """As ipycanvas's ``Canvas.stroke_polygons``: recorded as SVG."""
         self._add(self._stroke(), self._path(self._split(points, points_per_polygon), True))
 
     def fill_styled_polygons(
         self, points: Any, color: Any, alpha: float = 1.0, points_per_polygon: Any = None
     ) -> None:
+        """As ipycanvas's ``Canvas.fill_styled_polygons``: recorded as SVG."""
         polygons = self._split(points, points_per_polygon)
         colours = np.asarray(color, dtype=float).reshape(-1, 3)
         if len(colours) == 1:
@@ -224,6 +236,7 @@ class SvgCanvas:
             self._add(self._fill(colour), self._path(group, True))
 
     def stroke_line_segments(self, points: Any, points_per_line_segment: Any = None) -> None:
+        """As ipycanvas's ``Canvas.stroke_line_segments``: recorded as SVG."""
         lines = self._split(points, points_per_line_segment)
         self._add(self._stroke(), self._path(lines, False))
 
@@ -244,9 +257,11 @@ class SvgCanvas:
         )
 
     def fill_text(self, text: str, x: float, y: float, max_width: float | None = None) -> None:
+        """As ipycanvas's ``Canvas.fill_text``: recorded as SVG."""
         self._text(text, x, y, self._fill())
 
     def stroke_text(self, text: str, x: float, y: float, max_width: float | None = None) -> None:
+        """As ipycanvas's ``Canvas.stroke_text``: recorded as SVG."""
         self._text(text, x, y, self._stroke() + ' stroke-linejoin="round"')
 
     # -------------------------------------------------------------- output
@@ -273,7 +288,25 @@ class SvgCanvas:
         return "\n".join(lines)
 
 
-def board_svg(view: BoardWidget, title: str | None = None) -> str:
+class BoardView(Protocol):
+    """What a picture needs of a board (:class:`~ttr_nb.widgets.BoardWidget` has it all).
+
+    The board widget imports this module to show its picture, so this module names
+    only what it reads of the widget.
+    """
+
+    map: Map
+    geometry: BoardGeometry
+    pieces: Any  # a BoardPieces: claims, highlights and the game shown
+    piece_painters: list[Callable[..., None]]
+    selected: int | None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The canvas's width and height, in pixels."""
+
+
+def board_svg(view: BoardView, title: str | None = None) -> str:
     """Draw a board widget, as it is now, into an SVG document.
 
     Parameters
@@ -314,7 +347,7 @@ def board_svg(view: BoardWidget, title: str | None = None) -> str:
     return canvas.to_svg(title if title is not None else f"The {view.map.name} board")
 
 
-def board_bundle(view: BoardWidget, bundle: dict[str, Any], title: str | None = None) -> dict:
+def board_bundle(view: BoardView, bundle: dict[str, Any], title: str | None = None) -> dict:
     """Add the board's SVG picture to a widget's display bundle (a new dict)."""
     out = dict(bundle)
     out[SVG_MIME] = board_svg(view, title)

@@ -112,6 +112,7 @@ class CoachPanel:
             log.exception("could not record a bot move")
 
     def render(self, shown: Shown) -> None:
+        """Show the coach's hints on ``shown`` for its chosen seat."""
         view = shown.view
         self._follow_game()
         if view is None:
@@ -173,6 +174,7 @@ class CoachPanel:
     # ------------------------------------------------------------------ state
     @property
     def allowed(self) -> bool:
+        """Whether the coach may be opened (a table's creator or the teacher can switch it off)."""
         return bool(getattr(self.app, "coach_allowed", True))
 
     def seats(self, shown: Shown) -> list[int]:
@@ -208,6 +210,7 @@ class CoachPanel:
         return advice
 
     def review(self, view: Game) -> list[Hint]:
+        """The end-of-game review of ``view``, computed once per game and move."""
         key = (id(self.app.game), len(view.history))
         if self._review_cache is None or self._review_cache[0] != key:
             self._review_cache = (key, review_hints(view))

@@ -85,14 +85,17 @@ class Note:
         self.widget = widgets.HTML(_dom_classes=["ttr-note-line", cls])
 
     def show(self, message: str, bad: bool = False) -> None:
+        """Say ``message`` (``bad``: as a refusal, in red)."""
         kind = "ttr-bad-note" if bad else "ttr-good-note"
         self.widget.value = f"<div class='{kind}'>{html.escape(message)}</div>" if message else ""
 
     def clear(self) -> None:
+        """Say nothing."""
         self.widget.value = ""
 
     @property
     def text(self) -> str:
+        """What the note says now, as plain text."""
         return html.unescape(
             self.widget.value.split(">", 1)[-1].rsplit("<", 1)[0] if self.widget.value else ""
         )
@@ -126,6 +129,7 @@ class Prompt:
 
     @property
     def is_open(self) -> bool:
+        """Whether a question is waiting for its answer."""
         return self._on_answer is not None
 
     def ask(
@@ -136,6 +140,8 @@ class Prompt:
         ok_label: str = "OK",
         cancel_label: str = "Cancel",
     ) -> None:
+        """Ask ``question`` with ``options`` (label, value); ``on_answer(value)`` gets the
+        answer."""
         self.question.value = f"<b>{html.escape(question)}</b>"
         self._values = [value for _, value in options]
         self.choices.options = [(label, i) for i, (label, _) in enumerate(options)]
@@ -154,6 +160,7 @@ class Prompt:
         self._answer()
 
     def close(self) -> None:
+        """Close the question unanswered."""
         self._on_answer = None
         self._values = []
         self.widget.layout.display = "none"

@@ -121,6 +121,7 @@ class FilesPanel:
         return False
 
     def save_to_text(self) -> None:
+        """Put the shown game's save in the text box."""
         view = self.app.view
         if view is None or self._nothing_to_save():
             return
@@ -135,6 +136,7 @@ class FilesPanel:
         self.app.say(message)
 
     def prepare_download(self) -> None:
+        """Make a link that downloads the shown game's save."""
         view = self.app.view
         if view is None or self._nothing_to_save():
             return

@@ -35,6 +35,7 @@ from ipycanvas import Canvas
 from ..rules.germany import BOARD_KEY, GermanyRules
 from . import style
 from .board import BoardPieces, BoardWidget
+from .game_board import game_board, refresh_board
 from .geometry import CITY_RADIUS, LABEL_CHAR_PX, LABEL_FONT_PX, BoardGeometry
 
 Point = tuple[float, float]
@@ -66,6 +67,7 @@ class PassengerMark:
 
     @property
     def letter(self) -> str:
+        """The letter on the disc: its own text, or its colour's letter."""
         return self.text or style.swatch(self.colour).letter
 
     @property
@@ -333,10 +335,8 @@ def add_passengers(view: BoardWidget) -> BoardWidget:
 
 def passenger_board(game: Any, highlight: Iterable[int] = (), **options: Any) -> BoardWidget:
     """A board widget showing ``game`` with its passengers (refresh it with
-    :func:`ttr_nb.teaching.scenarios.refresh` after a move)."""
-    from ..teaching import scenarios
-
+    :func:`~ttr_nb.widgets.game_board.refresh_board` after a move)."""
     options.setdefault("max_height", 1000)
-    view = add_passengers(scenarios.board(game, **options))
-    scenarios.refresh(view, game, highlight)
+    view = add_passengers(game_board(game, **options))
+    refresh_board(view, game, highlight)
     return view

@@ -28,6 +28,7 @@ from ipycanvas import Canvas
 from ..rules.maerklin import BOARD_KEY, STACKS_KEY, JourneyPlan, MaerklinRules
 from . import style
 from .board import BoardPieces, BoardWidget
+from .game_board import game_board, refresh_board
 from .geometry import CITY_RADIUS, BoardGeometry
 from .germany_board import PASSENGER_RADIUS, PassengerMark, disc_spots, paint_discs
 
@@ -175,6 +176,7 @@ class JourneyPainter:
         self.drawn: tuple[Any, ...] | None = None  # (plan, reach) as last drawn on the board
 
     def show(self, plan: JourneyPlan | None, path: Sequence[int] = ()) -> None:
+        """Draw the journey ``plan`` along the routes of ``path`` (None: draw none)."""
         self.plan, self.path = plan, tuple(path)
 
     def __call__(self, canvas: Canvas, geometry: BoardGeometry, pieces: BoardPieces) -> None:
@@ -287,13 +289,11 @@ def maerklin_board(
 ) -> BoardWidget:
     """A board widget showing ``game`` with its stacks and passengers, and ``journey``
     (a :class:`~ttr_nb.rules.maerklin.MovePassenger` of the player to move) previewed."""
-    from ..teaching import scenarios
-
     options.setdefault("max_height", 1000)
     painter = JourneyPainter()
     if journey is not None:
         rules: MaerklinRules = game.rules
         painter.show(rules.plan(game.state, game.state.current, journey), journey.path)
-    view = add_maerklin(scenarios.board(game, **options), painter)
-    scenarios.refresh(view, game, highlight)
+    view = add_maerklin(game_board(game, **options), painter)
+    refresh_board(view, game, highlight)
     return view

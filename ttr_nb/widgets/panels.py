@@ -178,6 +178,7 @@ def chip(color: str, text: str | None = None) -> str:
 
 
 def player_chip(seat: int) -> str:
+    """The seat's coloured number chip, as HTML."""
     ps = style.player_style(seat)
     return (
         f'<span class="ttr-chip" style="background:{ps.fill};color:{ps.ink}" '
@@ -249,6 +250,7 @@ def hand_html(
 
 
 def ticket_text(game_map: Map, ticket_id: int) -> str:
+    """A ticket in words: its places and its points."""
     ticket = game_map.ticket_by_id[ticket_id]
     places = " → ".join(game_map.place_name(p) for p in ticket.cities)
     return f"{places} ({ticket.points} points)"
@@ -284,6 +286,7 @@ def tickets_html(
 
 
 def pieces_text(pieces: dict[str, int]) -> str:
+    """Pieces by kind in words (``45 trains, 1 ship``)."""
     return ", ".join(f"{n} {kind}{'s' if n != 1 else ''}" for kind, n in pieces.items())
 
 
@@ -369,6 +372,7 @@ def last_round_text(game: Game) -> str:
 
 
 def last_round_html(game: Game) -> str:
+    """The last round's notice (who started it), as HTML; empty before it."""
     text = last_round_text(game).strip()
     return f"<div class='ttr-last-round'>{html.escape(text)}</div>" if text else ""
 
@@ -417,6 +421,7 @@ def second_person(rule: str) -> str:
 
 
 def explore_html(game_map: Map) -> str:
+    """The note of explore mode (a map whose rules are not implemented), as HTML."""
     from ..maps import load_map
     from ..rules import playable_maps
 
@@ -568,6 +573,7 @@ def scores_longest_trail(game: Game) -> bool:
 
 
 def about_html(game_map: Map, playable: bool, moved_places: dict[str, str]) -> str:
+    """*About this map*: its sources, counts and estimated values, as HTML."""
     prov: dict[str, Any] = dict(game_map.provenance)
     trains = sum(1 for r in game_map.routes if r.kind == "train")
     ships = len(game_map.routes) - trains

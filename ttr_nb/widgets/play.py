@@ -37,6 +37,8 @@ class TurnHeader:
         self.widget = widgets.HTML(_dom_classes=["ttr-turn"])
 
     def render(self, shown: Shown) -> None:
+        """Show whose turn it is in ``shown`` (the position on screen), with the turn and move
+        numbers."""
         view = shown.view
         if view is None:
             self.widget.value = ""
@@ -101,6 +103,8 @@ class CardsPanel:
 
     # --------------------------------------------------------------- render
     def render(self, shown: Shown) -> None:
+        """Show the face-up cards and the decks of ``shown``, each enabled when it is a legal
+        draw."""
         view = shown.view
         if view is None:
             return
@@ -289,6 +293,7 @@ class OfferPanel:
         )
 
     def render(self, shown: Shown) -> None:
+        """Show the tickets on offer in ``shown`` while the seat chooses; hidden otherwise."""
         view = shown.view
         offering = bool(view and shown.acting and view.state.pending == "keep_tickets")
         self.widget.layout.display = "" if offering else "none"
@@ -377,6 +382,7 @@ class ClaimPanel:
         self._claims: dict[tuple[tuple[str, int], ...], list[ClaimRoute]] = {}
 
     def render(self, shown: Shown) -> None:
+        """Show the selected route of ``shown``, its payments and the claim button."""
         view = shown.view
         if view is None:
             return
@@ -474,6 +480,7 @@ class HandPanel:
         )
 
     def render(self, shown: Shown) -> None:
+        """Show the viewing seat's hand and tickets in ``shown``."""
         view, seat = shown.view, shown.viewer
         if view is None or seat is None:
             self.hand_html.value = self.tickets_html.value = ""

@@ -105,5 +105,6 @@ class CallbackGuard:
         return summary
 
     def clear(self) -> None:
+        """Forget the errors shown so far."""
         self.errors.clear()
         self.output.clear_output()

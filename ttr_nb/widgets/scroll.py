@@ -40,4 +40,5 @@ class Scroller(anywidget.AnyWidget):
     _esm = _ESM
 
     def show(self, selector: str) -> None:
+        """Scroll the first element matching the CSS ``selector`` into view."""
         self.send({"kind": "show", "selector": selector})

@@ -184,14 +184,17 @@ class SetupPanel:
     # ------------------------------------------------------------- reading
     @property
     def map_name(self) -> str:
+        """The map chosen for the new game."""
         return str(self.map_picker.value)
 
     @property
     def seat_kinds(self) -> list[str]:
+        """Each seat's kind for the new game (``human`` or a bot's name)."""
         return [self.kinds[i].value for i in range(self.player_count.value)]
 
     @property
     def coach_allowed(self) -> bool:
+        """Whether the new game allows the coach."""
         return bool(self.coach_box.value)
 
     def player_names(self) -> list[str] | None:

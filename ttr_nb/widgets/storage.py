@@ -75,6 +75,7 @@ class BrowserStore(anywidget.AnyWidget):
         self.on_msg(self._received)
 
     def on_stored(self, callback: Callable[[str | None], None]) -> None:
+        """Call ``callback(text)`` with what the browser had stored when the page opened."""
         self._listeners.append(callback)
 
     def start(self, game: Game) -> None:
@@ -103,6 +104,7 @@ class BrowserStore(anywidget.AnyWidget):
             self._sent = len(game.history)
 
     def forget(self) -> None:
+        """Drop the browser's copy of the game."""
         self._sent = 0
         self.send({"kind": "forget"})
 
@@ -147,12 +149,15 @@ class SeatKeeper(anywidget.AnyWidget):
         self.on_msg(self._received)
 
     def on_stored(self, callback: Callable[[dict[str, Any]], None]) -> None:
+        """Call ``callback(seat)`` with the seat this browser kept, when the page opens."""
         self._listeners.append(callback)
 
     def keep(self, seat: dict[str, Any]) -> None:
+        """Keep ``seat`` (its table, seat and token) in this browser."""
         self.send({"kind": "keep", "seat": seat})
 
     def forget(self) -> None:
+        """Drop the seat kept in this browser."""
         self.send({"kind": "forget"})
 
     def _received(self, _widget: Any, content: Any, _buffers: Any) -> None:

@@ -289,6 +289,7 @@ class TablePlay:
 
     @property
     def store(self) -> TableStore:
+        """The tables' store, opened on first use."""
         if self._store is None:
             from ..tables.store import open_store
 
@@ -396,6 +397,7 @@ class TablePlay:
 
     # ------------------------------------------------------------------ opening and joining
     def open_table(self) -> None:
+        """Open a table with the chosen map and seats, and show its code."""
         seats = [p.value for p in self.seat_pickers[: self.seat_count.value]]
         plays = self.creator_plays.value
         name = self.creator_name.value.strip() if plays else None
@@ -427,6 +429,7 @@ class TablePlay:
         self.app.confirm_discard("Open a table", go)
 
     def find_table(self) -> None:
+        """Look the typed table code up and list its free seats."""
         try:
             info = self.store.table(self.join_code.value, page=self.session)
         except Exception as exc:  # noqa: BLE001
@@ -465,6 +468,7 @@ class TablePlay:
         )
 
     def join(self, code: str, seat: int) -> None:
+        """Take seat ``seat`` at table ``code`` under the typed name."""
         name = self.join_name.value.strip()
         if not name:
             self.join_note.show("Type your name first (the others see it).", bad=True)
@@ -483,6 +487,7 @@ class TablePlay:
         self.app.confirm_discard("Join the table", go)
 
     def come_back_by_code(self) -> None:
+        """*Back to my seat*: take the seat back with the table code and the seat code."""
         try:
             seated = self.store.rejoin_by_code(
                 self.back_code.value, self.back_seat_code.value, session=self.session
@@ -740,6 +745,7 @@ class TablePlay:
 
     # ------------------------------------------------------------------ what the page shows
     def render(self) -> None:
+        """Show the table this page sits at: its code, seats and what the creator may do."""
         client, seated = self.client, self.seated
         if client is None or seated is None:
             self.table_box.layout.display = "none"

@@ -250,6 +250,7 @@ class TeacherPage:
 
     @property
     def store(self) -> TableStore:
+        """The tables' store, opened on first use."""
         if self._store is None:
             from ..tables.store import open_store
 

@@ -87,6 +87,7 @@ class TimelinePanel:
         )
 
     def render(self, shown: Shown) -> None:
+        """Show the move slider and the stepping buttons for ``shown``."""
         app = self.app
         total, position = app.total_moves, app.position
         with self.slider.hold_trait_notifications():
@@ -125,6 +126,7 @@ class TimelinePanel:
 
     # ----------------------------------------------------------------- replay
     def toggle_replay(self) -> None:
+        """Start the replay from the move shown, or stop it."""
         if self.replay_timer.playing:
             self.stop_replay()
             self.app.refresh("Replay stopped.")
@@ -137,6 +139,7 @@ class TimelinePanel:
         self.app.refresh(f"Replaying from move {self.app.position}.")
 
     def stop_replay(self) -> None:
+        """Stop the replay."""
         if self.replay_timer.playing:
             self.replay_timer.playing = False
 
@@ -226,6 +229,7 @@ class BotPanel:
 
     @property
     def asking_to_end(self) -> bool:
+        """Whether *Play to the end* is asking how to play the human seats."""
         return self.end_box.layout.display != "none"
 
     def ask_to_end(self, humans: list[str]) -> None:
@@ -246,6 +250,7 @@ class BotPanel:
         then()
 
     def render(self, shown: Shown) -> None:
+        """Show the bot buttons for ``shown``, each enabled when a bot can move."""
         app = self.app
         view = shown.view
         live = view is not None and not view.is_over and not shown.in_past

@@ -62,6 +62,7 @@ class Viewport:
 
     @property
     def is_whole_board(self) -> bool:
+        """Whether the whole board is in view (not zoomed in)."""
         return self.zoom == MIN_ZOOM
 
     def zoom_by(self, factor: float, cx: float | None = None, cy: float | None = None) -> bool:

@@ -65,4 +65,5 @@ class ChoicePanel:
         self.act(choice)
 
     def act(self, choice: Any) -> None:
+        """Play ``choice`` (refusals are shown in the panel's note)."""
         self.app.act(choice, self.note)

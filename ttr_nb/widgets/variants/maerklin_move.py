@@ -102,6 +102,7 @@ class MovePanel(ChoicePanel):
 
     # -------------------------------------------------------------- render
     def render(self, shown: Shown) -> None:
+        """Show the seat's passengers in ``shown`` and their journeys."""
         self._shown = shown
         view, seat = shown.view, shown.viewer
         in_play = view is not None and seat is not None and view.state.phase == "play"
@@ -235,6 +236,7 @@ class MovePanel(ChoicePanel):
             self.app.board.draw_pieces()
 
     def act(self, choice: Any) -> None:
+        """Move the passenger as ``choice`` says; on a refusal, draw the journey again."""
         self.painter.show(None)
         self.painter.reach = frozenset()
         if not self.app.act(choice, self.note):

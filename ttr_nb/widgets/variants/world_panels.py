@@ -62,6 +62,7 @@ class SupplyPanel(ChoicePanel):
         self._chooser: tuple[int, int] | None = None  # (game, seat) the picker was set for
 
     def render(self, shown: Shown) -> None:
+        """Show the supply question while a seat of ``shown`` chooses; hidden otherwise."""
         view = shown.view
         choosing = bool(
             view is not None and not view.is_over and view.state.pending == CHOOSE_SUPPLY
@@ -118,6 +119,7 @@ class HarborPanel(ChoicePanel):
         self._builds: dict[str, list[BuildHarbor]] = {}
 
     def render(self, shown: Shown, seat: int) -> None:
+        """Show the harbors ``seat`` may build in ``shown``."""
         view = shown.view
         assert view is not None
         rules: Any = view.rules
@@ -169,6 +171,7 @@ class HarborPanel(ChoicePanel):
         return f"You cannot pay for a harbor yet: it takes {HARBOR_COST}."
 
     def act(self, choice: Any) -> None:
+        """Build the harbor ``choice`` names (asking which cards when several pay)."""
         self.app.act_one_of(self._builds.get(choice, []), self.note)
 
 
@@ -183,6 +186,7 @@ class ExchangePanel(ChoicePanel):
         self._cost = 1
 
     def render(self, shown: Shown, seat: int) -> None:
+        """Show the legal piece exchanges of ``seat`` in ``shown``."""
         view = shown.view
         assert view is not None
         rules: Any = view.rules
@@ -232,6 +236,7 @@ class TourPicker:
         self._syncing = False
 
     def render(self, view: Game, seat: int) -> None:
+        """List the tours of ``seat`` in ``view`` to draw on the board."""
         player = view.state.players[seat]
         tours = [t for t in [*player.tickets, *player.offer] if self._is_tour(view, t)]
         options = [("(none)", NO_TOUR)] + [
