@@ -126,36 +126,39 @@ def give_routes(game: Game, player: int, routes: Iterable[int]) -> None:
 def set_tickets(game: Game, player: int, tickets: Iterable[int]) -> None:
     """Give ``player`` exactly these destination tickets.
 
-    Tickets given up go under the ticket deck; tickets taken come from the
-    deck or are moved from another player's hand.
+    Tickets given up go under their own deck; tickets taken come from their deck or
+    are moved from another player's hand.
     """
     state = game.state
     wanted = list(tickets)
-    deck = state.ticket_decks["regular"]
     holder = state.players[player]
     for t in holder.tickets:
         if t not in wanted:
-            deck.append(t)
+            state.ticket_decks[game.map.ticket_by_id[t].deck].append(t)
     for t in wanted:
-        if t in deck:
-            deck.remove(t)
-        for other in state.players:
-            if other is not holder and t in other.tickets:
-                other.tickets.remove(t)
+        _take_ticket(game, t, keep=holder)
     holder.tickets = wanted
 
 
 def stack_tickets(game: Game, top: list[int]) -> None:
-    """Make ``top`` the next tickets drawn (taken from the deck or from the players)."""
+    """Make ``top`` the next tickets drawn from their deck, first item first (taken from
+    the deck or from the players; a map with two decks stacks each on its own)."""
     state = game.state
-    deck = state.ticket_decks["regular"]
     for t in top:
-        if t in deck:
-            deck.remove(t)
-        for p in state.players:
-            if t in p.tickets:
-                p.tickets.remove(t)
-    deck[:0] = top
+        _take_ticket(game, t)
+    for t in reversed(top):
+        state.ticket_decks[game.map.ticket_by_id[t].deck].insert(0, t)
+
+
+def _take_ticket(game: Game, ticket: int, keep: object = None) -> None:
+    """Take ``ticket`` out of its deck and out of every hand but ``keep``'s."""
+    state = game.state
+    for deck in state.ticket_decks.values():
+        if ticket in deck:
+            deck.remove(ticket)
+    for p in state.players:
+        if p is not keep and ticket in p.tickets:
+            p.tickets.remove(ticket)
 
 
 def set_trains(game: Game, player: int, trains: int) -> None:
