@@ -9,6 +9,7 @@ from typing import Any
 
 from ttr_nb.actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets
 from ttr_nb.widgets import GameApp
+from ttr_nb.widgets.variants.choice import ChoicePanel
 
 
 def click_move(app: GameApp, action: Any) -> None:
@@ -28,7 +29,7 @@ def click_move(app: GameApp, action: Any) -> None:
         for box, ticket in zip(app.offer.boxes, app.offer.ticket_ids, strict=True):
             box.value = ticket in action.tickets
         app.offer.keep_button.click()
-    else:
+    elif not _variant_panel(app, action):
         app.cards.other_moves.value = action
         app.cards.other_button.click()
     if app.prompt.is_open:  # which of several moves: the one meant
@@ -50,3 +51,21 @@ def finish_step(app: GameApp, limit: int = 10) -> int:
         )
         moves += 1
     return moves
+
+
+def _variant_panel(app: GameApp, action: Any) -> bool:
+    """Make ``action`` with the variant's own panel that offers it (Märklin's *Move a
+    passenger*, World's supply, harbors and exchanges), if one does."""
+    panels = [p for p in vars(app.ui).values() if isinstance(p, ChoicePanel)]
+    for panel in panels:
+        start = getattr(action, "start", None)
+        passenger = getattr(panel, "passenger", None)
+        if passenger is not None and start in [v for _, v in passenger.options]:
+            passenger.value = start
+        values = [value for _, value in panel.picker.options]
+        for value in (action, getattr(action, "city", None)):  # a harbor is chosen by city
+            if value is not None and value in values:
+                panel.picker.value = value
+                panel.button.click()
+                return True
+    return False

@@ -63,13 +63,15 @@ def _plain_row(game: Game, start: int = 0) -> list[str]:
 
 
 def _turn_text(game: Game) -> str:
-    """What the learner's last turn was, from the log."""
-    mine = [
-        line
-        for move, line in zip(game.history, game.log, strict=True)
-        if move.player == LEARNER and line
-    ]
-    return " ".join(f"{line}." for line in mine[-2:])
+    """What the learner's last turn was (its moves at the end of the log)."""
+    lines: list[str] = []
+    for move, line in zip(reversed(game.history), reversed(game.log), strict=True):
+        if move.player != LEARNER:
+            if lines:
+                break
+            continue
+        lines.insert(0, f"{line}.")
+    return " ".join(lines)
 
 
 # ------------------------------------------------------------------ setup
@@ -98,7 +100,7 @@ def first_tickets(
     def marks(game: Game) -> Marks:
         offer = game.state.players[LEARNER].offer
         places = tuple(c for t in offer for c in game.map.ticket_by_id[t].cities)
-        return Marks(places=places, controls=("ttr-offer-box", "ttr-variant-top-panels"))
+        return Marks(places=places, controls=("ttr-offer-box", "ttr-prompt"))
 
     return Step(
         key="first-tickets",
@@ -357,7 +359,7 @@ def _claimed_text(game: Game) -> str:
     route = game.map.route_by_id[mine[-1].route]
     points = game.map.route_points(route.length)
     return (
-        f"{game.map.route_label(route)} is yours: {count(route.length, 'train')} stand on it "
+        f"{game.map.route_label(route)} is yours: {count(route.length, route.kind)} stand on it "
         f"and it scored {count(points, 'point')} at once."
     )
 
@@ -523,7 +525,7 @@ def later_tickets(map_id: str, rules: tuple[str, ...] = ("later-tickets",)) -> S
             places=tuple(
                 c for t in g.state.players[LEARNER].offer for c in g.map.ticket_by_id[t].cities
             ),
-            controls=("ttr-draw-tickets", "ttr-offer-box", "ttr-variant-top-panels"),
+            controls=("ttr-draw-tickets", "ttr-offer-box", "ttr-prompt"),
         ),
     )
 

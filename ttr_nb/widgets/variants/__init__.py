@@ -9,11 +9,15 @@ it (``*_tutorial.py``) and registers itself with
 
 from __future__ import annotations
 
-from . import (  # noqa: F401  (they register their presentations)
+# Importing a variant's modules registers its presentation and its map's tutorial.
+from . import (  # noqa: F401
     germany,
+    germany_tutorial,
     maerklin,
-    usa_tutorial,  # noqa: F401  (the maps' tutorials register themselves too)
+    maerklin_tutorial,
+    usa_tutorial,
     world,
+    world_tutorial,
 )
 from .base import VARIANT_UIS, CardRow, Shown, VariantUI, register, ui_class
 
