@@ -10,6 +10,7 @@ never the rulebook's.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 from typing import Any
@@ -679,22 +680,52 @@ def _tie_text(game: Game) -> str:
 
 def tied_game(map_id: str) -> Game:
     """Two players whose totals are equal, with a different number of completed tickets:
-    found by trying ticket hands on a late game (the first pair that ties, in a fixed order)."""
+    a late game with the ticket hands :func:`_tied_hands` found for it."""
+    game = _finished_late_game(map_id)
+    ann, bruno = _tied_hands(map_id)
+    set_tickets(game, 0, ann)
+    set_tickets(game, 1, bruno)
+    return game
+
+
+def _finished_late_game(map_id: str) -> Game:
     game = late_game(map_id, trains_left=(5, 5), tickets=(0, 0), seed=11)
     game.state.phase = "over"
     game.state.ended_by = "last_round"
     game.state.last_round_by = 1
-    choices = []
+    return game
+
+
+@functools.cache
+def _tied_hands(map_id: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Ticket hands for Ann and Bruno that tie the late game on points, decided by a
+    tie-break: the first pair found, in a fixed order (searched once per map).
+
+    Tickets add or take their points, and a map's bonuses may depend on how many were
+    completed (at most 15 points here): only pairs whose ticket sums differ by no more
+    than that are scored in full.
+    """
+    game = _finished_late_game(map_id)
+    rules = game.rules
+    base = [row["total"] for row in game.scores()]
+    hands = []
     for seat in (0, 1):
         done, open_ = tickets_for(game, seat, set())
-        hands = [
-            combo for n in (1, 2, 3) for combo in itertools.combinations(done[:5] + open_[:3], n)
-        ]
-        choices.append(hands)
-    for ann in choices[0]:
+        player = game.state.players[seat]
+        options = []
+        for n in (1, 2, 3):
+            for combo in itertools.combinations(done[:5] + open_[:3], n):
+                signed = sum(
+                    game.map.ticket_by_id[t].points
+                    * (1 if rules.ticket_done(game.state, player, t) else -1)
+                    for t in combo
+                )
+                options.append((base[seat] + signed, combo))
+        hands.append(options)
+    for estimate_a, ann in hands[0]:
         set_tickets(game, 0, ann)
-        for bruno in choices[1]:
-            if set(ann) & set(bruno):
+        for estimate_b, bruno in hands[1]:
+            if abs(estimate_a - estimate_b) > 15 or set(ann) & set(bruno):
                 continue
             set_tickets(game, 1, bruno)
             rows = game.scores()
@@ -702,7 +733,7 @@ def tied_game(map_id: str) -> Game:
                 continue
             result = game.result()
             if result and result["decided_by"] not in ("points", "shared victory"):
-                return game
+                return ann, bruno
     raise ValueError(f"no tie found on the {map_id} map")
 
 

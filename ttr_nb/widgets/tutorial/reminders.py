@@ -41,7 +41,6 @@ class FirstGameReminders:
         self.app = app
         self.game: Game | None = None  # the first game (reminders follow it only)
         self.said: list[Reminder] = []
-        self._checked = -1
         self.widget = widgets.HTML(_dom_classes=["ttr-reminders"])
 
     @property
@@ -52,7 +51,6 @@ class FirstGameReminders:
         """Remind the learner in the game the app has just started."""
         self.game = self.app.game
         self.said = []
-        self._checked = -1
 
     def render(self, shown: Shown) -> None:
         view = shown.view
@@ -60,12 +58,11 @@ class FirstGameReminders:
             self.widget.value = ""
             return
         moves = len(view.history)
-        if moves != self._checked:
-            self._checked = moves
-            seat = shown.viewer if shown.viewer is not None else 0
-            for key, text in self._due(view, seat):
-                if key not in {r.key for r in self.said}:
-                    self.said.append(Reminder(key, text, moves))
+        seat = shown.viewer if shown.viewer is not None else 0
+        said = {r.key for r in self.said}
+        for key, text in self._due(view, seat):
+            if key not in said:
+                self.said.append(Reminder(key, text, moves))
         fresh = [r for r in self.said if moves - r.at <= 2 * view.num_players]
         self.widget.value = "".join(
             f"<div class='ttr-panel ttr-reminder' data-key='{r.key}'><b>First time:</b> "
