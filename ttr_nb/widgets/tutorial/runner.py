@@ -134,15 +134,18 @@ def checked_progress(text: Any) -> tuple[str, int] | None:
     return map_id, step
 
 
-def lesson_html(rule: Rule) -> str:
-    """Where a lesson teaches ``rule`` in depth: its section and file. On the static site
-    (Python in the browser) a link to it in the site's JupyterLab, two folders above the
-    app's page; a Voilà server serves the app alone, so there the file is named."""
-    words = f"<i>{html.escape(rule.section)}</i> in <code>{html.escape(rule.lesson)}</code>"
-    if sys.platform == "emscripten":
-        href = html.escape(f"../../lab/index.html?path={rule.lesson}", quote=True)
-        words = f"<a href='{href}' target='_blank' rel='noopener'>{words}</a>"
-    return f"In depth: {words}"
+def lesson_html(rules: list[Rule]) -> str:
+    """Where the lessons teach ``rules`` in depth: each section and its file, once. On the
+    static site (Python in the browser) a link into the site's JupyterLab, two folders
+    above the app's page; a Voilà server serves the app alone, so there the file is named."""
+    parts = []
+    for lesson, section in dict.fromkeys((r.lesson, r.section) for r in rules):
+        words = f"<i>{html.escape(section)}</i> in <code>{html.escape(lesson)}</code>"
+        if sys.platform == "emscripten":
+            href = html.escape(f"../../lab/index.html?path={lesson}", quote=True)
+            words = f"<a href='{href}' target='_blank' rel='noopener'>{words}</a>"
+        parts.append(words)
+    return "In depth: " + "; ".join(parts)
 
 
 class TutorialPlay:
@@ -397,13 +400,15 @@ class TutorialPlay:
             self.text.value = ""
             self.lesson.value = ""
         else:
+            # Once done, the explanation of the move takes the place of the rule and task
+            # (the panel stays short enough to leave the cards in view on a laptop).
             self.text.value = (
-                f"<div>{html.escape(step.text)}</div>"
+                ""
+                if self.step_done and step.goal is not None
+                else f"<div>{html.escape(step.text)}</div>"
                 f"<div class='ttr-tutorial-task'><b>Your move:</b> {html.escape(step.task)}</div>"
             )
-            self.lesson.value = " · ".join(
-                lesson_html(tutorial.rule(r)) for r in dict.fromkeys(step.rules)
-            )
+            self.lesson.value = lesson_html([tutorial.rule(r) for r in step.rules])
         last = self.index + 1 >= total
         self.show_button.layout.display = "none" if self.finished or step.goal is None else ""
         self.show_button.disabled = self.step_done
@@ -414,7 +419,13 @@ class TutorialPlay:
         )
         self.next_button.style.button_color = "#cfe8cf" if self.step_done else None
         self.first_game_button.layout.display = "" if self.finished else "none"
-        if shown.view is not None and not self.finished:
+        # Fixed marks say where to act: gone once the step is done. Marks that follow the
+        # position (the end screen once the game is over) stay.
+        if (
+            shown.view is not None
+            and not self.finished
+            and (callable(step.marks) or not self.step_done)
+        ):
             self._mark(step.marks_for(shown.view).controls)
 
     def paint(self, layer: Any, geometry: BoardGeometry, pieces: BoardPieces) -> None:

@@ -52,7 +52,7 @@ class FirstScreen:
             description="Map:",
             options=[(load_map(m).name, m) for m in maps],
             value="usa" if "usa" in maps else maps[0],
-            layout=widgets.Layout(width="auto", max_width="100%"),
+            layout=widgets.Layout(width="340px", max_width="100%"),
             _dom_classes=["ttr-first-map"],
         )
         self.learn_button = button("Learn to play", "ttr-first-learn")
