@@ -339,7 +339,10 @@ class TutorialPlay:
             self.feedback.show(step.done_text(after))
         else:
             self.feedback.show(goal.then)
-        return app.apply_move(action, where)
+        made = app.apply_move(action, where)
+        if made and self.step_done:  # the explanation and Next step, where the learner acted
+            app.scroller.show(".ttr-tutorial")
+        return made
 
     def show_me(self) -> None:
         """Play the step's moves (from where the learner is) and explain them."""
