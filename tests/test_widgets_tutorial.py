@@ -18,6 +18,7 @@ from ttr_nb.actions import DrawBlind, DrawFaceUp, DrawTickets
 from ttr_nb.deals import give_routes, set_face_up, set_tickets, ticket_id
 from ttr_nb.widgets import GameApp
 from ttr_nb.widgets.tutorial import tutorial_for, tutorial_maps
+from ttr_nb.widgets.tutorial.reminders import start_first_game
 from ttr_nb.widgets.tutorial.runner import MARK_CLASS, checked_progress
 
 
@@ -182,7 +183,9 @@ def test_the_other_seats_never_move_and_timeline_and_saves_are_away() -> None:
 def test_a_reload_resumes_the_same_step_and_forged_progress_is_ignored() -> None:
     app = make_app(welcome=True)
     keeper = app.tutorial.keeper
-    keeper._received(keeper, {"kind": "stored", "text": json.dumps({"map": "germany", "step": 4})}, [])
+    keeper._received(
+        keeper, {"kind": "stored", "text": json.dumps({"map": "germany", "step": 4})}, []
+    )
     assert app.tutorial.active and app.tutorial.index == 4 and app.map.id == "germany"
     assert not app.first_screen.showing
     for forged in (
@@ -199,7 +202,9 @@ def test_a_reload_resumes_the_same_step_and_forged_progress_is_ignored() -> None
     ):
         assert checked_progress(forged) is None, forged
         other = make_app(welcome=True)
-        other.tutorial.keeper._received(other.tutorial.keeper, {"kind": "stored", "text": forged}, [])
+        other.tutorial.keeper._received(
+            other.tutorial.keeper, {"kind": "stored", "text": forged}, []
+        )
         assert not other.tutorial.active and other.first_screen.showing
     with pytest.raises(ValueError, match="no tutorial"):
         app.start_tutorial("atlantis")
@@ -219,7 +224,9 @@ def test_the_first_screen_asks_what_the_visitor_came_for() -> None:
     app = make_app(welcome=True)
     screen = app.first_screen
     assert screen.showing and "ttr-away" in app.main._dom_classes
-    labels = [b.description for b in (screen.learn_button, screen.bots_button, screen.others_button)]
+    labels = [
+        b.description for b in (screen.learn_button, screen.bots_button, screen.others_button)
+    ]
     assert labels == ["Learn to play", "Play against bots", "Play with others"]
     screen.map_picker.value = "germany"
     screen.learn_button.click()
@@ -252,7 +259,7 @@ def test_a_visitor_with_a_game_in_progress_goes_back_to_it() -> None:
 # ------------------------------------------------------------------ the first game
 def first_game(map_id: str = "usa") -> GameApp:
     app = make_app()
-    app.start_first_game(map_id)
+    start_first_game(app, map_id)
     while app.game.phase == "setup":  # tickets kept, by Ann and by the bot
         if app.is_human(app.game.current_player):
             click_move(app, app.game.legal_actions()[0])

@@ -42,7 +42,7 @@ from .setup import SetupPanel
 from .storage import BrowserStore
 from .tables import TablePlay
 from .timeline import BotPanel, TimelinePanel
-from .tutorial.reminders import FirstGameReminders, start_first_game
+from .tutorial.reminders import FirstGameReminders
 from .tutorial.runner import TutorialPlay
 from .tutorial.welcome import FirstScreen
 from .variants import Shown, VariantUI
@@ -311,13 +311,8 @@ class GameApp(BotTurns):
     def confirm_discard(self, what: str, then: Callable[[], None]) -> None:
         """Run ``then`` at once, or after the learner agrees to drop the game in progress."""
         game = self.game
-        if (
-            game is None
-            or not game.history
-            or game.is_over
-            or self.tables.active
-            or self.tutorial.active  # a tutorial step is rebuilt at will
-        ):
+        kept = self.tables.active or self.tutorial.active  # the store, or a step rebuilt
+        if game is None or not game.history or game.is_over or kept:
             then()  # a table's game is in the store: leaving it loses nothing
             return
         self.prompt.ask(
@@ -484,12 +479,8 @@ class GameApp(BotTurns):
             return False
         if self.tables.active:
             return self._apply_at_table(action, where)
-        if self.tutorial.active:  # the tutorial's referee decides (and says why)
-            return self.tutorial.act(action, where)
-        return self._apply(action, by_bot=False, where=where)
-
-    def apply_move(self, action: Any, where: Note | None = None) -> bool:
-        """Make the human's move (a refusal shows its rule); for the tutorial's referee."""
+        if self.tutorial.active and not self.tutorial.allows(action, where):
+            return False  # the tutorial's referee said why
         return self._apply(action, by_bot=False, where=where)
 
     def report(self, message: str, where: Note | None = None) -> None:
@@ -711,9 +702,7 @@ class GameApp(BotTurns):
         self.timeline.render(shown)
         self.bot_panel.render(shown)
         self.bot_panel.widget.layout.display = "none" if self.tables.active else ""
-        self.timeline.widget.layout.display = self.extras.layout.display = ""
-        self.tutorial.render(shown)  # hides what a tutorial step has no use for
-        self.extras.layout.display = "none" if self.tutorial.active else ""
+        self.tutorial.render(shown)  # puts away what a tutorial step has no use for
         self.reminders.render(shown)
         self.tables.render()
         self.files.render()
@@ -813,28 +802,13 @@ class GameApp(BotTurns):
 
     # ============================================================ tutorial
     def start_tutorial(self, map_id: str, step: int = 0) -> None:
-        """Open the guided tutorial of ``map_id`` (``"usa"``, ``"germany"``, ...) at ``step``.
-
-        Raises
-        ------
-        ValueError
-            For a map without a tutorial.
-        """
+        """Open the tutorial of ``map_id`` (``"usa"``, ...) at ``step``; a map without one
+        raises ValueError."""
         self.tutorial.start(map_id, step)
 
     def open_position(self, game: Game, message: str) -> None:
         """Show a tutorial step's position (built by the engine, not stored)."""
         self._open(game, game.map, message)
-
-    def start_first_game(self, map_id: str) -> None:
-        """The learner's first real game on ``map_id``: against a beginner bot, the coach
-        open, reminders the first time a rule applies."""
-        start_first_game(self, map_id)
-
-    def show_first_screen(self) -> None:
-        """Back to the first screen (a fresh game waits behind it)."""
-        self.start()
-        self.first_screen.show()
 
 
 def launch(**options: Any) -> GameApp:

@@ -158,6 +158,8 @@ def turn_choices(map_id: str, rules: tuple[str, ...] = ("turn-choices",)) -> Ste
 
 
 def two_cards(map_id: str, rules: tuple[str, ...] = ("two-cards",)) -> Step:
+    """Drawing two cards, face up or from the deck."""
+
     def build() -> Game:
         game = started(map_id)
         cards = plain_cards(game.map)
@@ -187,6 +189,8 @@ def two_cards(map_id: str, rules: tuple[str, ...] = ("two-cards",)) -> Step:
 
 
 def face_up_locomotive(map_id: str, rules: tuple[str, ...] = ("face-up-locomotive",)) -> Step:
+    """Taking a face-up locomotive: the whole draw."""
+
     def build() -> Game:
         game = started(map_id)
         cards = plain_cards(game.map)
@@ -223,6 +227,8 @@ def face_up_locomotive(map_id: str, rules: tuple[str, ...] = ("face-up-locomotiv
 
 
 def locomotive_second(map_id: str, rules: tuple[str, ...] = ("face-up-locomotive",)) -> Step:
+    """A locomotive turned up after the first card cannot be the second."""
+
     def build() -> Game:
         game = started(map_id)
         cards = plain_cards(game.map)
@@ -272,6 +278,8 @@ def locomotive_second(map_id: str, rules: tuple[str, ...] = ("face-up-locomotive
 
 
 def three_locomotives(map_id: str, rules: tuple[str, ...] = ("three-locomotive-reset",)) -> Step:
+    """Three locomotives face up: the row is replaced."""
+
     def build() -> Game:
         game = started(map_id)
         cards = plain_cards(game.map)
@@ -366,6 +374,8 @@ def _claimed_text(game: Game) -> str:
 
 
 def pay_colour(map_id: str, rules: tuple[str, ...] = ("pay-colour",)) -> Step:
+    """Claiming a coloured route with cards of its colour; route points."""
+
     def build() -> Game:
         game = started(map_id)
         route = find_route(game, lengths=(4, 3))
@@ -396,6 +406,8 @@ def pay_colour(map_id: str, rules: tuple[str, ...] = ("pay-colour",)) -> Step:
 
 
 def pay_gray(map_id: str, rules: tuple[str, ...] = ("pay-gray",)) -> Step:
+    """Claiming a gray route with cards of any one colour."""
+
     def build() -> Game:
         game = started(map_id)
         route = find_route(game, colour="gray", lengths=(3, 2, 4))
@@ -422,6 +434,8 @@ def pay_gray(map_id: str, rules: tuple[str, ...] = ("pay-gray",)) -> Step:
 
 
 def locomotives_pay(map_id: str, rules: tuple[str, ...] = ("locomotive-any-colour",)) -> Step:
+    """Locomotives paying for spaces of any colour."""
+
     def pick(game: Game) -> Any:  # another route than the coloured claim's
         return find_route(game, lengths=(4, 5, 3), avoid=(find_route(game, lengths=(4, 3)).id,))
 
@@ -455,6 +469,8 @@ def locomotives_pay(map_id: str, rules: tuple[str, ...] = ("locomotive-any-colou
 
 
 def double_routes(map_id: str, rules: tuple[str, ...] = ("double-routes",)) -> Step:
+    """Claiming one track of a double route: the other closes with 2 or 3 players."""
+
     def build() -> Game:
         game = started(map_id)
         first, second = double_route(game)
@@ -499,6 +515,8 @@ def double_routes(map_id: str, rules: tuple[str, ...] = ("double-routes",)) -> S
 
 # ------------------------------------------------------------------ tickets
 def later_tickets(map_id: str, rules: tuple[str, ...] = ("later-tickets",)) -> Step:
+    """Drawing tickets during the game and keeping some."""
+
     def build() -> Game:
         game = started(map_id)
         _clean_hands(game, **{plain_cards(game.map)[0]: 2})
@@ -533,6 +551,8 @@ def later_tickets(map_id: str, rules: tuple[str, ...] = ("later-tickets",)) -> S
 
 # ------------------------------------------------------------------ the end
 def last_round(map_id: str, rules: tuple[str, ...] = ("last-round",)) -> Step:
+    """A claim that leaves 2 trains starts the last round."""
+
     def pick(game: Game) -> Any:
         return next(
             r

@@ -115,9 +115,11 @@ class Step:
     marks: Marks | Callable[[Game], Marks] = field(default_factory=Marks)
 
     def marks_for(self, game: Game) -> Marks:
+        """The marks of this step in ``game`` (the position as it is now)."""
         return self.marks(game) if callable(self.marks) else self.marks
 
     def done_text(self, game: Game) -> str:
+        """What the step says once its goal is reached in ``game``."""
         return self.done(game) if callable(self.done) else self.done
 
 
@@ -145,6 +147,7 @@ class Tutorial:
             raise ValueError(f"{self.map_id}: steps name undefined rules {sorted(unknown)}")
 
     def rule(self, rule_id: str) -> Rule:
+        """The rule with this id."""
         return next(r for r in self.rules if r.id == rule_id)
 
     def taught(self) -> set[str]:
@@ -185,6 +188,7 @@ def tutorial_maps() -> list[str]:
 
 # ------------------------------------------------------------------ common goals
 def is_card_draw(action: Any) -> bool:
+    """Is ``action`` a card drawn, face up or from a deck?"""
     return isinstance(action, DrawFaceUp | DrawBlind)
 
 

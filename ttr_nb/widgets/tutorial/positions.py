@@ -15,7 +15,7 @@ from typing import Any
 from ...actions import DrawTickets, KeepTickets
 from ...deals import give_routes, set_tickets
 from ...game import Game, new_game
-from ...maps import Map, Route, load_map
+from ...maps import Map, Route
 
 NAMES = ("Ann", "Bruno", "Chen", "Dita", "Emil")
 """The seats' names (the learner is Ann: the app's first human seat is called so)."""
@@ -207,7 +207,3 @@ def tickets_for(game: Game, seat: int, taken: set[int]) -> tuple[list[int], list
     done.sort(key=lambda t: -game.map.ticket_by_id[t].points)
     open_.sort(key=lambda t: game.map.ticket_by_id[t].points)
     return done, open_
-
-
-def map_of(map_id: str) -> Map:
-    return load_map(map_id)

@@ -45,6 +45,7 @@ class FirstGameReminders:
 
     @property
     def active(self) -> bool:
+        """Is the game shown the first game the reminders follow?"""
         return self.game is not None and self.app.game is self.game
 
     def begin(self) -> None:
@@ -53,6 +54,7 @@ class FirstGameReminders:
         self.said = []
 
     def render(self, shown: Shown) -> None:
+        """Say the reminders due in the position shown (the app calls it after each change)."""
         view = shown.view
         if not self.active or view is None or shown.in_past:
             self.widget.value = ""

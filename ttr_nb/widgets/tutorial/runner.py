@@ -29,6 +29,7 @@ from .. import panels
 from ..board_art import route_polygons
 from ..controls import Note, button
 from .model import Marks, Rule, Step, Tutorial, tutorial_for, tutorial_maps
+from .reminders import start_first_game
 
 if TYPE_CHECKING:
     from ..app import GameApp
@@ -95,9 +96,11 @@ class ProgressKeeper(anywidget.AnyWidget):
         self._listeners.append(callback)
 
     def keep(self, map_id: str, step: int) -> None:
+        """Keep the step reached in the browser."""
         self.send({"kind": "keep", "progress": {"map": map_id, "step": step}})
 
     def forget(self) -> None:
+        """Forget the step kept in the browser."""
         self.send({"kind": "forget"})
 
     def _received(self, _widget: Any, content: Any, _buffers: Any) -> None:
@@ -206,10 +209,12 @@ class TutorialPlay:
     # ------------------------------------------------------------------ state
     @property
     def active(self) -> bool:
+        """Is a tutorial open?"""
         return self.tutorial is not None
 
     @property
     def step(self) -> Step | None:
+        """The step open now (None without a tutorial)."""
         return self.tutorial.steps[self.index] if self.tutorial else None
 
     # ------------------------------------------------------------------ moving
@@ -258,6 +263,7 @@ class TutorialPlay:
         self.app.scroller.show(".ttr-tutorial")
 
     def back(self) -> None:
+        """The step before (from the end panel: the last step again)."""
         if self.tutorial is not None:
             self.go(self.index - 1 if not self.finished else self.index)
 
@@ -280,7 +286,8 @@ class TutorialPlay:
     def leave(self) -> None:
         """Close the tutorial; the first screen (or a new game) takes over."""
         self.stop()
-        self.app.show_first_screen()
+        self.app.start()  # a fresh game waits behind the first screen
+        self.app.first_screen.show()
 
     def stop(self) -> None:
         """Close the tutorial and forget its progress (a new game, a load, a table)."""
@@ -296,7 +303,7 @@ class TutorialPlay:
         """The first real game on the tutorial's map: the learner and a beginner bot."""
         map_id = self.tutorial.map_id if self.tutorial else "usa"
         self.stop()
-        self.app.start_first_game(map_id)
+        start_first_game(self.app, map_id)
 
     def _resume(self, map_id: str, step: int) -> None:
         """The browser kept a step: open it again (a reload), unless a table took the page."""
@@ -305,9 +312,10 @@ class TutorialPlay:
         self.start(map_id, step)
 
     # ------------------------------------------------------------------ refereeing
-    def act(self, action: Any, where: Note | None) -> bool:
-        """The learner's move: through if it is on the way to the step's goal; refused
-        with its rule if illegal; taken back, with the reason, if it does something else."""
+    def allows(self, action: Any, where: Note | None) -> bool:
+        """Judge the learner's move before the app makes it: True lets it through (on the
+        way to the step's goal; or illegal, for the app to refuse with its rule, as in a
+        game); False when it is legal but does something else, which is then explained."""
         app, step = self.app, self.step
         game = app.game
         if step is None or game is None:
@@ -315,7 +323,7 @@ class TutorialPlay:
         problem = game.problem(action)
         if problem is not None:
             self.feedback.show(f"Not allowed: {panels.second_person(problem)}.", bad=True)
-            return app.apply_move(action, where)  # refused there too, with the same rule
+            return True  # the app refuses it, with the same rule
         if self.step_done or self.finished or step.goal is None:
             message = "This step is done: press Next step (or Back to try it again)."
             self.feedback.show(message, bad=True)
@@ -339,10 +347,9 @@ class TutorialPlay:
             self.feedback.show(step.done_text(after))
         else:
             self.feedback.show(goal.then)
-        made = app.apply_move(action, where)
-        if made and self.step_done:  # the explanation and Next step, where the learner acted
+        if self.step_done:  # the explanation and Next step, where the learner acted
             app.scroller.show(".ttr-tutorial")
-        return made
+        return True
 
     def show_me(self) -> None:
         """Play the step's moves (from where the learner is) and explain them."""
@@ -355,7 +362,7 @@ class TutorialPlay:
             return
         for _ in range(10):  # a step takes a turn: two or three moves at most
             action = step.goal.show_move(self.app.game)
-            if action is None or not self.act(action, None):
+            if action is None or not self.app.act(action):
                 break
             if self.step_done:
                 break
@@ -381,10 +388,11 @@ class TutorialPlay:
         tutorial, step = self.tutorial, self.step
         if tutorial is None or step is None:
             self.widget.layout.display = "none"
+            self.app.extras.layout.display = ""  # Save and load, back after a tutorial
             return
         self.widget.layout.display = ""
         app = self.app
-        for hidden in (app.timeline.widget, app.bot_panel.widget, app.coach.widget):
+        for hidden in (app.timeline.widget, app.bot_panel.widget, app.coach.widget, app.extras):
             hidden.layout.display = "none"
         app.coach.review_widget.value = ""  # a review replays from the seed: not this position
         total = len(tutorial.steps)

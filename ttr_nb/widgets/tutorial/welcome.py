@@ -111,6 +111,7 @@ class FirstScreen:
 
     @property
     def map_id(self) -> str:
+        """The map chosen on the first screen."""
         return str(self.map_picker.value)
 
     # ------------------------------------------------------------------ showing
@@ -140,17 +141,20 @@ class FirstScreen:
 
     # ------------------------------------------------------------------ choices
     def learn(self) -> None:
+        """*Learn to play*: the chosen map's tutorial."""
         if self.map_id not in tutorial_maps():
             self.app.say(f"There is no tutorial for the {load_map(self.map_id).name} map yet.")
             return
         self.app.start_tutorial(self.map_id)
 
     def against_bots(self) -> None:
+        """*Play against bots*: a game on the chosen map, with the seats of New game."""
         self.app.setup.map_picker.value = self.map_id
         self.close()
         self.app.start()
 
     def with_others(self) -> None:
+        """*Play with others*: the shared tables' forms, open, with the chosen map."""
         self.close()
         tables = self.app.tables
         tables.forms_box.selected_index = 0  # builds its forms

@@ -92,6 +92,7 @@ def world_setup(game: Game) -> Any:
 
 
 def world_started() -> Game:
+    """Past setup (tickets kept, 20 trains and 40 ships), hands emptied, a mixed row."""
     game = started(MAP, setup=world_setup)
     for seat in range(game.num_players):
         set_hand(game, seat, **({"train-red": 1, "ship-red": 1} if seat == LEARNER else {}))
