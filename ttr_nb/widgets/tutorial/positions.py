@@ -146,27 +146,34 @@ def late_game(
     game = started(map_id, players=len(left), seed=seed)
     rng = random.Random(seed)
     for seat, keep in enumerate(left):
-        _grow_network(game, seat, keep, rng)
+        grow_network(game, seat, keep, rng)
+    deal_late_tickets(game, range(len(left)), tickets)
+    return game
+
+
+def deal_late_tickets(game: Game, seats: Iterable[int], tickets: tuple[int, int]) -> None:
+    """Each of ``seats`` holds ``tickets[0]`` tickets its network completes and
+    ``tickets[1]`` it does not."""
     taken: set[int] = set()
-    for seat in range(len(left)):
+    for seat in seats:
         done, open_ = tickets_for(game, seat, taken)
         chosen = done[: tickets[0]] + open_[: tickets[1]]
         taken.update(chosen)
         set_tickets(game, seat, chosen)
-    return game
 
 
-def _grow_network(game: Game, seat: int, keep: int, rng: random.Random) -> None:
-    """Claim a connected set of open routes for ``seat`` until ``keep`` trains are left."""
+def grow_network(game: Game, seat: int, keep: int, rng: random.Random) -> None:
+    """Claim a connected set of open routes for ``seat`` (trains or ships) until ``keep``
+    pieces are left."""
     state, rules = game.state, game.rules
     player = state.players[seat]
     dead = set(game.map.dead_ends)
-    routes = [r for r in game.map.routes if r.kind == "train" and not r.pair]
+    routes = [r for r in game.map.routes if not r.pair]
     cities = sorted({r.a for r in routes} - dead)
     start = rng.choice(cities)
     reached = {start}
     for _ in range(200):
-        budget = player.pieces["train"] - keep
+        budget = sum(player.pieces.values()) - keep
         if budget <= 0:
             break
         options = [
@@ -183,7 +190,10 @@ def _grow_network(game: Game, seat: int, keep: int, rng: random.Random) -> None:
         route = exact[0] if exact else rng.choice(options)
         give_routes(game, seat, [route.id])
         reached.update(p for p in route.ends if p not in dead)
-    player.pieces["train"] = keep  # a budget no route could fill exactly is rounded off
+    # A budget no route could fill exactly is rounded off (from the kind most left).
+    while sum(player.pieces.values()) > keep:
+        most = max(player.pieces, key=lambda kind: player.pieces[kind])
+        player.pieces[most] -= 1
 
 
 def tickets_for(game: Game, seat: int, taken: set[int]) -> tuple[list[int], list[int]]:

@@ -8,6 +8,7 @@ lessons name them in their sections' ``ttr_rules`` metadata.
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from typing import Any
 
@@ -31,7 +32,13 @@ from ..tutorial.model import (
     keep_tickets,
     register_tutorial,
 )
-from ..tutorial.positions import dealt, started, tickets_for
+from ..tutorial.positions import (
+    deal_late_tickets,
+    dealt,
+    grow_network,
+    started,
+    tickets_for,
+)
 
 W1 = "rules_world_1_decks_and_supply.ipynb"
 W2 = "rules_world_2_routes_and_harbors.ipynb"
@@ -337,6 +344,10 @@ def _final_turn() -> Step:
         set_tickets(game, LEARNER, [tour, *done[:1]])
         game.state.extras["harbors"].update({"lima": LEARNER, "valparaiso": LEARNER})
         game.state.players[LEARNER].extras["harbors_left"] = 1
+        rng = random.Random(5)
+        for seat, keep in ((1, 5), (2, 11)):  # Bruno's last claim started the end
+            grow_network(game, seat, keep, rng)
+        deal_late_tickets(game, (1, 2), (2, 1))
         state = game.state
         state.last_round_by = 1
         state.final_turns_left = 1
