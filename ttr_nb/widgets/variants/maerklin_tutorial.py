@@ -314,7 +314,7 @@ def _score(game: Game) -> str:
 
 @register_tutorial(MAP)
 def maerklin_tutorial() -> Tutorial:
-    """Märklin's tutorial: 17 steps."""
+    """Märklin's tutorial: 16 steps."""
     m = MAP
     first = common.first_tickets(
         m,

@@ -49,7 +49,7 @@ USA_RULES = (
 
 @register_tutorial("usa")
 def usa_tutorial() -> Tutorial:
-    """The USA tutorial: 16 steps, from the first tickets to a tie at the end."""
+    """The USA tutorial: 15 steps, from the first tickets to passing when nothing is possible."""
     m = "usa"
     return Tutorial(
         map_id=m,

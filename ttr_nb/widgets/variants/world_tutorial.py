@@ -446,7 +446,7 @@ def _exchange() -> Step:
 
 @register_tutorial(MAP)
 def world_tutorial() -> Tutorial:
-    """Rails & Sails World's tutorial: 17 steps."""
+    """Rails & Sails World's tutorial: 16 steps."""
     trains = _claim_step(
         "trains",
         "Train routes and ship routes",
