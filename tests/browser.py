@@ -305,6 +305,7 @@ def page(context: Any, voila: Voila) -> Iterator[Any]:
     opened = time.monotonic()
     tab.goto(voila.url, wait_until="domcontentloaded", timeout=60_000)
     tab.wait_for_function(JS_CANVAS_PAINTED, timeout=90_000, polling=100)
+    past_first_screen(tab)
     now = time.monotonic()
     voila.timings["start_to_drawn_board_s"] = round(now - voila.started, 2)
     voila.timings["page_open_to_drawn_board_s"] = round(now - opened, 2)
@@ -313,6 +314,14 @@ def page(context: Any, voila: Voila) -> Iterator[Any]:
 
 
 # -------------------------------------------------------------------- helpers
+def past_first_screen(page: Any) -> None:
+    """The app opens on its first screen (what did you come for?): choose *Play against
+    bots*, the game these tests play. (Opening New game or Play with others leaves it too.)"""
+    button = page.locator("button.ttr-first-bots")
+    if button.is_visible():
+        click_and_settle(page, "button.ttr-first-bots")
+
+
 def shoot(page: Any, name: str) -> Path:
     """Full-page screenshot (Voilà scrolls inside an inner element: grow the viewport)."""
     path = ARTIFACTS / name

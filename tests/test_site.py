@@ -30,6 +30,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
+import tutorial_browser
 
 # The app helpers the Voilà tests use: they act on the page the same way here.
 from browser import (
@@ -372,6 +373,40 @@ def test_app_page_plays_offline(
     assert "Tables need a server the whole class reaches" in said
     assert "not on Binder, where each visitor has a server of their own" in said
     assert not page.locator(".ttr-table-open").count()
+    page.close()
+    stays_local(outside)
+
+
+def test_tutorial_on_the_static_site(
+    context: Any, server: str, outside: Outside, timings: dict[str, float]
+) -> None:
+    """The first screen, then the USA tutorial's first steps by clicking (Python in the
+    tab answers each click), a lesson link into the site's JupyterLab, and a reload that
+    opens the same step."""
+    page = context.new_page()
+    page.goto(server + "voici/render/app.html", wait_until="domcontentloaded")
+    page.evaluate("() => localStorage.clear()")  # no game kept from the test before
+    page.locator(".ttr-first-screen").wait_for(state="visible", timeout=START_MS)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    tutorial_browser.open_tutorial(page, "usa")
+    link = page.locator(".ttr-tutorial-lesson a").first
+    assert (
+        link.get_attribute("href") == "../../lab/index.html?path=rules_usa_1_setup_and_cards.ipynb"
+    )
+    figures = tutorial_browser.walk(page, "usa", (1366, 768), limit=4)
+    timings["tutorial_move_click_to_answer_ms_median"] = figures["move_click_to_answer_ms_median"]
+    timings["tutorial_next_step_click_to_new_position_ms_median"] = figures[
+        "next_step_click_to_new_position_ms_median"
+    ]
+    timings["tutorial_4_steps_learner_s"] = figures["learner_seconds"]
+    shoot(page, "tutorial", full=False)
+    page.reload(wait_until="domcontentloaded")
+    page.wait_for_function(
+        "() => { const h = document.querySelector('.ttr-tutorial-header');"
+        " return h && h.innerText.includes('Step 5 of'); }",
+        timeout=START_MS,
+    )
+    no_errors(page)
     page.close()
     stays_local(outside)
 

@@ -32,11 +32,21 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import ClaimRoute, DrawBlind, KeepTickets, Payment
 from ..algorithms.longest_trail import longest_trail
+from ..deals import (
+    give_routes,
+    route_id,
+    set_face_up,
+    set_hand,
+    set_tickets,
+    set_trains,
+    stack_deck,
+    stack_tickets,
+    ticket_id,
+)
 from ..errors import IllegalActionError
 from ..game import Game, new_game
 
 if TYPE_CHECKING:
-    from ..maps import Map
     from ..widgets import BoardWidget
 
 __all__ = [
@@ -90,28 +100,6 @@ SEED = 7
 
 
 # ------------------------------------------------------------------ lookups
-def route_id(game: Game | Map, a: str, b: str, color: str | None = None) -> int:
-    """Id of the route joining places ``a`` and ``b`` (of ``color``, for a double route).
-
-    >>> route_id(started(), "denver", "kansas-city", "orange")
-    32
-    """
-    game_map = game.map if isinstance(game, Game) else game
-    for route in game_map.routes:
-        if {route.a, route.b} == {a, b} and color in (None, route.color):
-            return route.id
-    raise ValueError(f"no route {a}–{b}" + (f" ({color})" if color else ""))
-
-
-def ticket_id(game: Game | Map, a: str, b: str) -> int:
-    """Id of the destination ticket between places ``a`` and ``b``."""
-    game_map = game.map if isinstance(game, Game) else game
-    for ticket in game_map.tickets:
-        if set(ticket.cities) == {a, b}:
-            return ticket.id
-    raise ValueError(f"no ticket {a}–{b}")
-
-
 def ticket_label(game: Game, ticket: int) -> str:
     """``Denver–El Paso (4)`` style text for a ticket."""
     t = game.map.ticket_by_id[ticket]
@@ -131,117 +119,6 @@ def route_list(game: Game, routes: Iterable[int], width: int = 88) -> str:
         counts[label] = counts.get(label, 0) + 1
     items = [label + (f" ×{n}" if n > 1 else "") for label, n in sorted(counts.items())]
     return textwrap.fill(", ".join(items), width)
-
-
-# ------------------------------------------------------------ state editing
-def _piles(game: Game, card: str) -> tuple[list[str], list[str]]:
-    """The draw and discard piles of ``card``'s own deck (World has a train and a ship deck)."""
-    return game.rules.piles(game.state, game.rules.cards[card].deck)
-
-
-def _take_card(game: Game, card: str) -> None:
-    """Remove one ``card`` from its deck (else the discards) to hand it to someone."""
-    for pile in _piles(game, card):
-        if card in pile:
-            pile.remove(card)
-            return
-    raise ValueError(f"no {card} card left in the deck or the discards")
-
-
-def set_hand(game: Game, player: int, **cards: int) -> None:
-    """Give ``player`` exactly these cards (others to zero).
-
-    Cards move between the hand and the bottom of the deck, so the 110 cards
-    are all still there.
-    """
-    hand = game.state.players[player].hand
-    unknown = set(cards) - set(hand)
-    if unknown:
-        raise ValueError(f"no such card type: {', '.join(sorted(unknown))}")
-    for card in hand:
-        want = cards.get(card, 0)
-        while hand[card] > want:
-            hand[card] -= 1
-            _piles(game, card)[0].insert(0, card)
-        while hand[card] < want:
-            _take_card(game, card)
-            hand[card] += 1
-
-
-def set_face_up(game: Game, cards: list[str]) -> None:
-    """Lay out this face-up row (slot 0 first); the old row goes under the deck."""
-    state = game.state
-    if len(cards) != len(state.face_up):
-        raise ValueError(f"the row has {len(state.face_up)} slots, not {len(cards)}")
-    for card in state.face_up:
-        if card is not None:
-            _piles(game, card)[0].insert(0, card)
-    state.face_up = [None] * len(cards)
-    for i, card in enumerate(cards):
-        _take_card(game, card)
-        state.face_up[i] = card
-
-
-def stack_deck(game: Game, top: list[str]) -> None:
-    """Make ``top`` the next cards drawn from their deck, first item first."""
-    for card in top:
-        _take_card(game, card)
-    for card in reversed(top):
-        _piles(game, card)[0].append(card)  # the top of a deck is the end of its list
-
-
-def give_routes(game: Game, player: int, routes: Iterable[int]) -> None:
-    """Place ``player``'s trains on these routes, as if claimed earlier (points included)."""
-    state = game.state
-    p = state.players[player]
-    for rid in routes:
-        route = game.map.route_by_id[rid]
-        if rid in state.owner:
-            raise ValueError(f"{game.map.route_label(route)} is already claimed")
-        state.owner[rid] = player
-        p.routes.append(rid)
-        p.pieces[route.kind] -= route.length
-        p.route_score += game.map.route_points(route.length)
-
-
-def set_tickets(game: Game, player: int, tickets: Iterable[int]) -> None:
-    """Give ``player`` exactly these destination tickets.
-
-    Tickets given up go under the ticket deck; tickets taken come from the
-    deck or are moved from another player's hand.
-    """
-    state = game.state
-    wanted = list(tickets)
-    deck = state.ticket_decks["regular"]
-    holder = state.players[player]
-    for t in holder.tickets:
-        if t not in wanted:
-            deck.append(t)
-    for t in wanted:
-        if t in deck:
-            deck.remove(t)
-        for other in state.players:
-            if other is not holder and t in other.tickets:
-                other.tickets.remove(t)
-    holder.tickets = wanted
-
-
-def stack_tickets(game: Game, top: list[int]) -> None:
-    """Make ``top`` the next tickets drawn (taken from the deck or from the players)."""
-    state = game.state
-    deck = state.ticket_decks["regular"]
-    for t in top:
-        if t in deck:
-            deck.remove(t)
-        for p in state.players:
-            if t in p.tickets:
-                p.tickets.remove(t)
-    deck[:0] = top
-
-
-def set_trains(game: Game, player: int, trains: int) -> None:
-    """Set how many trains ``player`` has left (a shortcut to the end of the game)."""
-    game.state.players[player].pieces["train"] = trains
 
 
 # ------------------------------------------------------------------ queries

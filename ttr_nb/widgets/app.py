@@ -42,6 +42,9 @@ from .setup import SetupPanel
 from .storage import BrowserStore
 from .tables import TablePlay
 from .timeline import BotPanel, TimelinePanel
+from .tutorial.reminders import FirstGameReminders
+from .tutorial.runner import TutorialPlay
+from .tutorial.welcome import FirstScreen
 from .variants import Shown, VariantUI
 
 log = logging.getLogger(__name__)
@@ -68,6 +71,9 @@ class GameApp(BotTurns):
         Let bots move on their own, one move every ``BOT_DELAY_MS``.
     store_factory : callable, optional
         Makes the shared tables' store (default: the server's, see :mod:`ttr_nb.tables`).
+    welcome : bool
+        Open on the first screen (*Learn to play*, *Play against bots*, *Play with others*)
+        instead of the game; :func:`launch` does.
     """
 
     def __init__(
@@ -78,6 +84,7 @@ class GameApp(BotTurns):
         seed: int | None = None,
         auto_bots: bool = True,
         store_factory: Callable[[], Any] | None = None,
+        welcome: bool = False,
     ) -> None:
         self.guard = CallbackGuard(show_details=False)  # visitors never see tracebacks
         self.guard.listeners.append(self._show_error)
@@ -115,8 +122,14 @@ class GameApp(BotTurns):
         self.scroller = Scroller()
         self.prompt.on_open.append(lambda: self.scroller.show(".ttr-prompt"))
         self.tables = TablePlay(self, store_factory)
+        self.tutorial = TutorialPlay(self)
+        self.reminders = FirstGameReminders(self)
+        self.first_screen = FirstScreen(self)
         self._build_layout()
+        self.first_screen.watch(self.new_game_box, self.tables.forms_box)
         self.start()
+        if welcome:
+            self.first_screen.show()
 
     # ================================================================ layout
     def _build_layout(self) -> None:
@@ -143,7 +156,9 @@ class GameApp(BotTurns):
         self.play_column = widgets.VBox(
             [
                 self.tables.table_box,
+                self.tutorial.widget,
                 self.prompt.widget,
+                self.reminders.widget,
                 self.result_html,
                 self.coach.review_widget,
                 self.turn.widget,
@@ -165,7 +180,7 @@ class GameApp(BotTurns):
         self.history_column = widgets.VBox(
             [self.timeline.widget, self.log_html], _dom_classes=["ttr-history-column"]
         )
-        extras = widgets.Accordion(
+        self.extras = extras = widgets.Accordion(
             children=[self.files.widget, self.about_html], _dom_classes=["ttr-extras"]
         )
         for i, title in enumerate(["Save and load", "About this map"]):
@@ -192,12 +207,14 @@ class GameApp(BotTurns):
                 self.status,
                 self.new_game_box,
                 self.tables.forms_box,
+                self.first_screen.widget,
                 self.main,
                 extras,
                 self.store,
                 self.scroller,
                 self.tables.keeper,
                 self.tables.timer,
+                self.tutorial.keeper,
             ],
             _dom_classes=["ttr-app"],
         )
@@ -296,7 +313,8 @@ class GameApp(BotTurns):
     def confirm_discard(self, what: str, then: Callable[[], None]) -> None:
         """Run ``then`` at once, or after the learner agrees to drop the game in progress."""
         game = self.game
-        if game is None or not game.history or game.is_over or self.tables.active:
+        kept = self.tables.active or self.tutorial.active  # the store, or a step rebuilt
+        if game is None or not game.history or game.is_over or kept:
             then()  # a table's game is in the store: leaving it loses nothing
             return
         self.prompt.ask(
@@ -317,6 +335,7 @@ class GameApp(BotTurns):
             return
         self.setup.note.clear()
         self.new_game_box.selected_index = None  # fold the setup away: the board comes first
+        self.tutorial.stop()
         self.stop_bots()
         self.timeline.stop_replay()
         self.prompt.close()
@@ -334,6 +353,7 @@ class GameApp(BotTurns):
 
     def load_game(self, game: Game, source: str) -> None:
         """Show a loaded game at its latest move (seat kinds stay as chosen in setup)."""
+        self.tutorial.stop()
         self.stop_bots()
         self.timeline.stop_replay()
         self.setup.show_game(game.map.id, game.names, game.seed)
@@ -346,6 +366,7 @@ class GameApp(BotTurns):
         self.files.note.show(f"Loaded {source}.")
 
     def _open(self, game: Game | None, game_map: Map, message: str) -> None:
+        self.first_screen.close()
         self.game = game
         self.map = game_map
         self.ui = variant_uis.ui_class(game_map.rules)(self)
@@ -363,7 +384,8 @@ class GameApp(BotTurns):
         self.board.piece_painters[:] = [
             *self.ui.board_painters(),
             self._paint_trails,
-            self.coach.paint,
+            # The coach's review replays the game from its seed: not a tutorial's position.
+            self.tutorial.paint if self.tutorial.active else self.coach.paint,
         ]
         self.board.fact_providers[:] = self.ui.fact_providers()
         self.board.piece_hits[:] = self.ui.piece_hits()
@@ -380,7 +402,9 @@ class GameApp(BotTurns):
         self._view_cache = None
         self.board.select(None)
         self.files.reset()
-        if self.tables.active:  # the table moves its own bots; its game is in the store
+        # A table moves its own bots and keeps its game in the store; a tutorial step is a
+        # scripted position (never stored: its seed does not rebuild it), where nobody else moves.
+        if self.tables.active or self.tutorial.active:
             self.bots = {}
             self.refresh(message)
             return
@@ -393,6 +417,7 @@ class GameApp(BotTurns):
     # ============================================================ shared tables
     def open_table(self, client: Any, message: str) -> None:
         """Show a shared table (``client`` follows it); called by the table panel."""
+        self.tutorial.stop()
         self.stop_bots()
         self.timeline.stop_replay()
         self.prompt.close()
@@ -456,7 +481,13 @@ class GameApp(BotTurns):
             return False
         if self.tables.active:
             return self._apply_at_table(action, where)
+        if self.tutorial.active and not self.tutorial.allows(action, where):
+            return False  # the tutorial's referee said why
         return self._apply(action, by_bot=False, where=where)
+
+    def report(self, message: str, where: Note | None = None) -> None:
+        """Show a refusal beside ``where`` and in the status line."""
+        self._report(message, where, bad=True)
 
     def _apply_at_table(self, action: Any, where: Note | None) -> bool:
         """A move at a shared table: stored first, then shown (the table decides)."""
@@ -513,7 +544,8 @@ class GameApp(BotTurns):
         self._view_cache = None
         if isinstance(action, ClaimRoute):
             self.board.select(None)
-        self.store.follow(self.game)
+        if not self.tutorial.active:
+            self.store.follow(self.game)
         self.refresh(("Bot: " if by_bot else "") + f"{line}.", with_hint=True)
         self.schedule_bots()
         return True
@@ -609,7 +641,7 @@ class GameApp(BotTurns):
 
     def _offer_resume(self, text: str | None) -> None:
         """The browser had a game stored: offer to resume it (never without asking)."""
-        if not text or self.tables.active:
+        if not text or self.tables.active or self.tutorial.active:
             return
         try:
             game = Game.from_json(text, source="your browser's copy")
@@ -620,6 +652,7 @@ class GameApp(BotTurns):
         if self.game is not None and game == self.game:
             return
         state = "game over" if game.is_over else f"move {len(game.history)}"
+        self.first_screen.close()  # a visitor with a game in progress goes back to it
         self.prompt.ask(
             f"Resume your last game? ({game.map.name}, {', '.join(game.names)}; {state}) "
             "It was kept in this browser.",
@@ -666,10 +699,13 @@ class GameApp(BotTurns):
         for box in (self.claim.widget, self.cards.widget):  # nothing to act on once over
             box.layout.display = "none" if view.is_over else ""
         self.ui.render(shown)
-        self.coach.render(shown)
+        if not self.tutorial.active:  # (see _open: the coach replays from the seed)
+            self.coach.render(shown)
         self.timeline.render(shown)
         self.bot_panel.render(shown)
         self.bot_panel.widget.layout.display = "none" if self.tables.active else ""
+        self.tutorial.render(shown)  # puts away what a tutorial step has no use for
+        self.reminders.render(shown)
         self.tables.render()
         self.files.render()
         self.scores_html.value = panels.scores_html(
@@ -726,6 +762,9 @@ class GameApp(BotTurns):
         view = self.view
         if view is None:
             return "Explore mode."
+        told = self.tutorial.hint()
+        if told:
+            return told
         if view.is_over:
             return "The game is over: see the final scores."
         if self.position < self.total_moves:
@@ -764,9 +803,21 @@ class GameApp(BotTurns):
     def _show_error(self, summary: str) -> None:
         self._set_status(summary, bad=True)
 
+    # ============================================================ tutorial
+    def start_tutorial(self, map_id: str, step: int = 0) -> None:
+        """Open the tutorial of ``map_id`` (``"usa"``, ...) at ``step``; a map without one
+        raises ValueError."""
+        self.tutorial.start(map_id, step)
+
+    def open_position(self, game: Game, message: str) -> None:
+        """Show a tutorial step's position (built by the engine, not stored)."""
+        self._open(game, game.map, message)
+
 
 def launch(**options: Any) -> GameApp:
-    """Build the app, display it, and return it (``options`` go to :class:`GameApp`)."""
+    """Build the app, display it, and return it (``options`` go to :class:`GameApp`; it
+    opens on the first screen unless ``welcome=False``)."""
+    options.setdefault("welcome", True)
     app = GameApp(**options)
     display(app.widget)
     return app

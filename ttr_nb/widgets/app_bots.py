@@ -46,7 +46,10 @@ class BotTurns:
             text = "The game is over." if view.is_over else "No bot is to move now."
             self._report(text, self.bot_panel.note, True)
             return False
-        bot = self.bots[view.current_player]
+        bot = self.bots.get(view.current_player)
+        if bot is None:  # a tutorial step: the other seats wait
+            self._report("No bot moves here.", self.bot_panel.note, True)
+            return False
         return self._apply(self._bot_move(bot, view), by_bot=True)
 
     def _bot_move(self, bot: Any, game: Game) -> Any:
@@ -126,6 +129,7 @@ class BotTurns:
         view = self.view
         wanted = bool(
             not self.tables.active  # a table moves its own bots
+            and not self.tutorial.active  # nobody else moves in a tutorial step
             and self.bot_panel.auto.value
             and view is not None
             and not view.is_over

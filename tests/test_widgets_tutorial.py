@@ -1,0 +1,329 @@
+"""The app's first screen, its tutorial and the first game's reminders, driven through the
+app's own controls without a browser (the browser tests are in test_browser_tutorial.py).
+
+A scripted learner (``tutorial_steps``) walks each map's tutorial with the controls a
+learner clicks; the figures (steps, moves, time) are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+from tutorial_steps import click_move, finish_step
+
+from ttr_nb.actions import DrawBlind, DrawFaceUp, DrawTickets
+from ttr_nb.deals import give_routes, set_face_up, set_tickets, ticket_id
+from ttr_nb.widgets import GameApp
+from ttr_nb.widgets.tutorial import tutorial_for, tutorial_maps
+from ttr_nb.widgets.tutorial.reminders import start_first_game
+from ttr_nb.widgets.tutorial.runner import MARK_CLASS, checked_progress
+
+
+def make_app(**options: Any) -> GameApp:
+    app = GameApp(auto_bots=False, **options)
+    app.errors = []  # type: ignore[attr-defined]
+    app.guard.listeners.append(app.errors.append)  # type: ignore[attr-defined]
+    return app
+
+
+def sent(widget: Any) -> list[dict[str, Any]]:
+    """Record the custom messages a widget sends to the page."""
+    messages: list[dict[str, Any]] = []
+    widget.send = lambda content, buffers=None: messages.append(content)
+    return messages
+
+
+def step_index(app: GameApp, key: str) -> int:
+    steps = tutorial_for(app.tutorial.tutorial.map_id).steps
+    return next(i for i, s in enumerate(steps) if s.key == key)
+
+
+# ------------------------------------------------------------------ whole tutorials
+@pytest.mark.parametrize("map_id", ["usa", "germany", "maerklin", "world"])
+def test_a_learner_completes_the_tutorial_with_the_apps_controls(map_id: str) -> None:
+    app = make_app()
+    kept = sent(app.tutorial.keeper)
+    stored = sent(app.store)
+    started = time.perf_counter()
+    app.start_tutorial(map_id)
+    steps = tutorial_for(map_id).steps
+    moves = 0
+    for i, step in enumerate(steps):
+        assert app.tutorial.index == i
+        assert f"Step {i + 1} of {len(steps)}" in app.tutorial.header.value
+        assert step.title in app.tutorial.header.value
+        assert "In depth:" in app.tutorial.lesson.value  # the lesson part for its rule
+        moves += finish_step(app)
+        assert app.tutorial.step_done, f"{step.key}: not done ({app.tutorial.feedback.text})"
+        assert app.tutorial.feedback.text, step.key  # the move explained
+        assert app.tutorial.next_button.description in ("Next step", "Finish")
+        app.tutorial.next_button.click()
+    elapsed = time.perf_counter() - started
+    assert app.tutorial.finished
+    assert not app.errors, app.errors
+    assert {"kind": "keep", "progress": {"map": map_id, "step": len(steps) - 1}} in kept
+    assert not stored, "a tutorial position went into the browser's game store"
+    print(
+        f"\ntutorial {map_id}: {len(steps)} steps, {moves} moves by the scripted learner, "
+        f"{elapsed:.2f} s in the kernel"
+    )
+    # Then the first real game: against a beginner bot, the coach open.
+    app.tutorial.first_game_button.click()
+    assert not app.tutorial.active
+    assert app.map.id == map_id and app.seat_kinds == ["human", "beginner"]
+    assert app.coach.toggle.value and app.reminders.active
+    assert "first game" in app.status.value
+    assert any(m.get("kind") == "start" for m in stored)  # a real game is stored again
+
+
+def test_every_tutorial_step_opens_on_an_engine_position_with_its_marks() -> None:
+    for map_id in tutorial_maps():
+        for step in tutorial_for(map_id).steps:
+            game = step.build()
+            if step.goal is not None:
+                assert step.goal.show_move(game) is not None, (map_id, step.key)
+                assert game.legal_actions(), (map_id, step.key)
+            marks = step.marks_for(game)
+            assert marks.routes or marks.places or marks.controls, (map_id, step.key)
+            assert all(r in game.map.route_by_id for r in marks.routes), (map_id, step.key)
+
+
+# ------------------------------------------------------------------ the referee
+def test_a_legal_move_that_does_something_else_is_explained_and_taken_back() -> None:
+    app = make_app()
+    app.start_tutorial("usa")
+    app.tutorial.go(step_index(app, "two-cards"))
+    before = app.game.snapshot()
+    app.cards.tickets_button.click()  # legal, but the step asks for two cards
+    assert app.game.snapshot() == before
+    feedback = app.tutorial.feedback.text
+    assert "allowed" in feedback and "take two cards" in feedback and "taken back" in feedback
+    assert "taken back" in app.status.value
+    assert not app.tutorial.step_done
+
+
+def test_a_refused_move_gets_its_rule_in_words() -> None:
+    app = make_app()
+    app.start_tutorial("usa")
+    app.tutorial.go(step_index(app, "locomotive-second"))
+    app.cards.face_up[0].click()  # a locomotive turns up in slot 0
+    assert app.game.state.face_up[0] == "locomotive"
+    assert app.cards.face_up[0].disabled
+    before = app.game.snapshot()
+    app.act(DrawFaceUp(0), app.cards.note)  # what a forged click on the locomotive sends
+    assert app.game.snapshot() == before
+    assert "Not allowed" in app.tutorial.feedback.text
+    assert "second card" in app.tutorial.feedback.text
+    assert "Not allowed" in app.cards.note.text
+
+
+def test_show_me_plays_the_step_and_explains_it() -> None:
+    app = make_app()
+    app.start_tutorial("usa")
+    app.tutorial.go(step_index(app, "pay-colour"))
+    app.tutorial.show_button.click()
+    assert app.tutorial.step_done and app.tutorial.show_button.disabled
+    assert app.tutorial.feedback.text.startswith("Shown:")
+    assert "is yours" in app.tutorial.feedback.text
+    assert app.game.state.owner  # the route is Ann's on the board
+
+
+def test_back_skip_and_the_progress_line() -> None:
+    app = make_app()
+    app.start_tutorial("usa")
+    assert app.tutorial.back_button.disabled and app.tutorial.next_button.description == "Skip"
+    app.tutorial.next_button.click()
+    app.tutorial.next_button.click()
+    assert app.tutorial.index == 2 and "Step 3 of" in app.tutorial.header.value
+    app.tutorial.back_button.click()
+    assert app.tutorial.index == 1
+    finish_step(app)
+    assert "1 of " in app.tutorial.header.value.split("aria-label='")[1]  # one step done
+    assert app.tutorial.next_button.description == "Next step"
+
+
+def test_marks_on_the_cards_and_on_the_board() -> None:
+    app = make_app()
+    app.start_tutorial("usa")
+    app.tutorial.go(step_index(app, "face-up-locomotive"))
+    assert MARK_CLASS in app.cards.face_up[0]._dom_classes
+    assert MARK_CLASS not in app.cards.face_up[1]._dom_classes
+    app.tutorial.go(step_index(app, "pay-colour"))
+    assert MARK_CLASS not in app.cards.face_up[0]._dom_classes  # the old marks are gone
+    calls: list[str] = []
+
+    class Layer:
+        def __getattr__(self, name: str) -> Any:
+            return lambda *a, **k: calls.append(name)
+
+        def __setattr__(self, name: str, value: Any) -> None:
+            calls.append(name)
+
+    app.tutorial.paint(Layer(), app.board.geometry, app.board.pieces)
+    assert "stroke_polygons" in calls  # the route to claim is ringed
+
+
+def test_the_other_seats_never_move_and_timeline_and_saves_are_away() -> None:
+    app = make_app()
+    app.bot_panel.auto.value = True
+    app.start_tutorial("usa")
+    app.tutorial.go(step_index(app, "turn"))
+    finish_step(app)
+    assert not app.bot_panel.timer.playing  # Bruno waits
+    assert app.timeline.widget.layout.display == "none"
+    assert app.extras.layout.display == "none"
+    assert app.coach.widget.layout.display == "none"
+    assert not app.bot_step()
+
+
+# ------------------------------------------------------------------ progress in the browser
+def test_a_reload_resumes_the_same_step_and_forged_progress_is_ignored() -> None:
+    app = make_app(welcome=True)
+    keeper = app.tutorial.keeper
+    keeper._received(
+        keeper, {"kind": "stored", "text": json.dumps({"map": "germany", "step": 4})}, []
+    )
+    assert app.tutorial.active and app.tutorial.index == 4 and app.map.id == "germany"
+    assert not app.first_screen.showing
+    for forged in (
+        '{"map": "../../etc/passwd", "step": 1}',
+        '{"map": "usa", "step": 999}',
+        '{"map": "usa", "step": -1}',
+        '{"map": "usa", "step": "3"}',
+        '{"map": "usa", "step": true}',
+        "[1, 2]",
+        "not json",
+        "x" * 10_000,
+        None,
+        42,
+    ):
+        assert checked_progress(forged) is None, forged
+        other = make_app(welcome=True)
+        other.tutorial.keeper._received(
+            other.tutorial.keeper, {"kind": "stored", "text": forged}, []
+        )
+        assert not other.tutorial.active and other.first_screen.showing
+    with pytest.raises(ValueError, match="no tutorial"):
+        app.start_tutorial("atlantis")
+
+
+def test_leaving_the_tutorial_forgets_its_progress() -> None:
+    app = make_app(welcome=True)
+    app.first_screen.learn_button.click()
+    kept = sent(app.tutorial.keeper)
+    app.tutorial.leave_button.click()
+    assert {"kind": "forget"} in kept
+    assert not app.tutorial.active and app.first_screen.showing
+
+
+# ------------------------------------------------------------------ the first screen
+def test_the_first_screen_asks_what_the_visitor_came_for() -> None:
+    app = make_app(welcome=True)
+    screen = app.first_screen
+    assert screen.showing and "ttr-away" in app.main._dom_classes
+    labels = [
+        b.description for b in (screen.learn_button, screen.bots_button, screen.others_button)
+    ]
+    assert labels == ["Learn to play", "Play against bots", "Play with others"]
+    screen.map_picker.value = "germany"
+    screen.learn_button.click()
+    assert app.tutorial.active and app.map.id == "germany"
+    assert "ttr-away" not in app.main._dom_classes
+
+    app = make_app(welcome=True)
+    app.first_screen.map_picker.value = "world"
+    app.first_screen.bots_button.click()
+    assert not app.first_screen.showing and app.map.id == "world" and app.game is not None
+
+    app = make_app(welcome=True)
+    app.first_screen.others_button.click()
+    assert not app.first_screen.showing and app.tables.forms_box.selected_index == 0
+
+
+def test_a_visitor_with_a_game_in_progress_goes_back_to_it() -> None:
+    source = make_app()
+    keep_tickets = [a for a in source.game.legal_actions()][0]
+    source.game.apply(keep_tickets)
+    stored = source.game.to_json()
+    app = make_app(welcome=True)
+    app.store._received(app.store, {"kind": "stored", "text": stored}, [])
+    assert not app.first_screen.showing
+    assert app.prompt.is_open and "Resume your last game" in app.prompt.question.value
+    app.prompt.choose(0)
+    assert len(app.game.history) == 1
+
+
+# ------------------------------------------------------------------ the first game
+def first_game(map_id: str = "usa") -> GameApp:
+    app = make_app()
+    start_first_game(app, map_id)
+    while app.game.phase == "setup":  # tickets kept, by Ann and by the bot
+        if app.is_human(app.game.current_player):
+            click_move(app, app.game.legal_actions()[0])
+        else:
+            app.bot_step()
+    return app
+
+
+def reminders(app: GameApp) -> str:
+    return app.reminders.widget.value
+
+
+def test_first_game_reminds_a_face_up_locomotive_once() -> None:
+    app = first_game()
+    assert app.is_human(app.game.current_player)
+    set_face_up(app.game, ["locomotive", "red", "blue", "green", "white"])
+    app.refresh()
+    assert "face-up-wild" in reminders(app) and "whole draw" in reminders(app)
+    app.act(DrawBlind())
+    app.act(DrawBlind())
+    for _ in range(6):  # a round and more later, the same situation: no second reminder
+        while not app.is_human(app.game.current_player):
+            app.bot_step()
+        set_face_up(app.game, ["locomotive", "red", "blue", "green", "white"])
+        app.refresh()
+        app.act(DrawBlind())
+        app.act(DrawBlind())
+    assert "face-up-wild" not in reminders(app)
+    assert [r.key for r in app.reminders.said].count("face-up-wild") == 1
+
+
+def test_first_game_reminds_a_closed_double_route_the_last_round_and_a_lost_ticket() -> None:
+    app = first_game()
+    game = app.game
+    twins = next(r for r in game.map.routes if game.rules.parallel[r.id])
+    give_routes(game, 1, [twins.id])
+    app.refresh()
+    assert "double-closed" in reminders(app) and "closed now" in reminders(app)
+
+    set_tickets(game, 0, [ticket_id(game, "seattle", "new-york")])
+    for route in game.map.routes:  # every route into Seattle goes to the bot
+        if "seattle" in route.ends and route.id not in game.state.owner:
+            give_routes(game, 1, [route.id])
+    game.state.final_turns_left, game.state.last_round_by = 2, 1
+    app.refresh()
+    text = reminders(app)
+    assert "ticket-lost" in text and "Seattle" in text and "cannot be completed" in text
+    assert "last-round" in app.reminders.widget.value or "last round" in text
+
+
+def test_reminders_follow_only_the_first_game() -> None:
+    app = first_game()
+    app.start()  # another game
+    set_face_up(app.game, ["locomotive", "red", "blue", "green", "white"])
+    app.refresh()
+    assert not app.reminders.active and reminders(app) == ""
+
+
+def test_start_tutorial_over_a_game_in_progress_then_a_new_game_leaves_it() -> None:
+    app = make_app()
+    app.act(app.game.legal_actions()[0])
+    app.start_tutorial("usa", 3)
+    assert app.tutorial.step.key == "face-up-locomotive"
+    app.start()
+    assert not app.tutorial.active and app.tutorial.widget.layout.display == "none"
+    assert app.timeline.widget.layout.display == ""
+    assert DrawTickets() in app.game.legal_actions() or app.game.phase == "setup"

@@ -1,0 +1,249 @@
+"""What a tutorial is made of: rules with ids, steps on real positions, goals, and the
+registry of each map's tutorial.
+
+A :class:`Step` builds its position with the engine (a game dealt from a seed, then edited
+so that the step's situation occurs: :mod:`ttr_nb.deals`), says in a few sentences what the
+rule is and what to do, marks where to look, and judges the learner's moves with its
+:class:`Goal`. Every rule a tutorial teaches is a :class:`Rule` with an id; the rules
+lessons' sections name the same ids (cell metadata ``ttr_rules``), and a test checks that
+each of them is taught by some step of the map's tutorial.
+
+A map's tutorial lives with its variant (``ttr_nb/widgets/variants/*_tutorial.py``) and
+registers itself here with :func:`register_tutorial`: the app never branches on the map.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from ...actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets
+from ...game import Game
+
+LEARNER = 0
+"""The learner's seat in every tutorial position."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule the tutorial teaches, and where a lesson teaches it in depth.
+
+    ``id`` is what steps and the lessons' sections name (``face-up-locomotive``);
+    ``lesson`` is the notebook's file name and ``section`` its heading there.
+    """
+
+    id: str
+    name: str
+    lesson: str
+    section: str
+
+
+@dataclass(frozen=True)
+class Marks:
+    """Where a step asks the learner to look.
+
+    ``routes`` and ``places`` are ringed on the board; ``controls`` names controls of the
+    page: ``face-up-N`` (a face-up card), ``deck-NAME`` (a deck's button) or the CSS class
+    of a panel or button (``ttr-draw-tickets``, ``ttr-offer-box``, ``ttr-hand-box``, ...).
+    """
+
+    routes: tuple[int, ...] = ()
+    places: tuple[str, ...] = ()
+    controls: tuple[str, ...] = ()
+
+
+def turn_over(game: Game) -> bool:
+    """The learner's turn has ended (another seat is to move, or the game is over)."""
+    return game.is_over or game.current_player != LEARNER
+
+
+@dataclass(frozen=True)
+class Goal:
+    """What a step asks for.
+
+    Parameters
+    ----------
+    asks : str
+        The goal in a few words, for a legal move that does something else (*take two
+        cards*).
+    accepts : callable
+        ``accepts(game, action)``: is this legal action on the way to the goal, in
+        ``game`` before it is made?
+    reached : callable
+        ``reached(game)``: is the goal reached (by default when the learner's turn is over)?
+    prefer : callable, optional
+        ``prefer(game, action)``: a sort key among accepted moves for *Show me* (the
+        smallest is played; by default the first legal one).
+    then : str
+        What to do next after a first move on the way (the second card, the tickets to keep).
+    """
+
+    asks: str
+    accepts: Callable[[Game, Any], bool]
+    reached: Callable[[Game], bool] = turn_over
+    prefer: Callable[[Game, Any], Any] | None = None
+    then: str = "Go on: finish your turn."
+
+    def show_move(self, game: Game) -> Any | None:
+        """The move *Show me* plays next in ``game`` (None: no legal move is on the way)."""
+        moves = [a for a in game.legal_actions() if self.accepts(game, a)]
+        if not moves:
+            return None
+        prefer = self.prefer
+        return min(moves, key=lambda a: prefer(game, a)) if prefer else moves[0]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a tutorial: a position, the rule in words, a task, marks and a goal.
+
+    ``goal`` None makes a step to read (an end screen): it is done as soon as it opens.
+    ``done`` is said once the goal is reached (a function of the game, to quote its
+    figures); ``marks`` may depend on the position built.
+    """
+
+    key: str
+    title: str
+    rules: tuple[str, ...]
+    text: str
+    task: str
+    build: Callable[[], Game]
+    goal: Goal | None = None
+    done: str | Callable[[Game], str] = ""
+    marks: Marks | Callable[[Game], Marks] = field(default_factory=Marks)
+
+    def marks_for(self, game: Game) -> Marks:
+        """The marks of this step in ``game`` (the position as it is now)."""
+        return self.marks(game) if callable(self.marks) else self.marks
+
+    def done_text(self, game: Game) -> str:
+        """What the step says once its goal is reached in ``game``."""
+        return self.done(game) if callable(self.done) else self.done
+
+
+@dataclass(frozen=True)
+class Tutorial:
+    """A map's guided tutorial: its rules (ids) and its steps, in the order a first game
+    meets them. ``seats`` are the kinds shown for each seat (the learner is seat 0; the
+    other seats never move by themselves in a tutorial)."""
+
+    map_id: str
+    title: str
+    rules: tuple[Rule, ...]
+    steps: tuple[Step, ...]
+    seats: tuple[str, ...] = ("human", "beginner", "beginner")
+
+    def __post_init__(self) -> None:
+        ids = [r.id for r in self.rules]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"{self.map_id}: a rule id is defined twice")
+        keys = [s.key for s in self.steps]
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"{self.map_id}: two steps share a key")
+        unknown = {r for s in self.steps for r in s.rules} - set(ids)
+        if unknown:
+            raise ValueError(f"{self.map_id}: steps name undefined rules {sorted(unknown)}")
+
+    def rule(self, rule_id: str) -> Rule:
+        """The rule with this id."""
+        return next(r for r in self.rules if r.id == rule_id)
+
+    def taught(self) -> set[str]:
+        """The ids of the rules some step teaches."""
+        return {r for step in self.steps for r in step.rules}
+
+
+# ------------------------------------------------------------------ the registry
+TUTORIALS: dict[str, Callable[[], Tutorial]] = {}
+
+
+def register_tutorial(map_id: str) -> Callable[[Callable[[], Tutorial]], Callable[[], Tutorial]]:
+    """Decorator: ``@register_tutorial("usa")`` on the function that makes a map's tutorial."""
+
+    def add(factory: Callable[[], Tutorial]) -> Callable[[], Tutorial]:
+        TUTORIALS[map_id] = factory
+        return factory
+
+    return add
+
+
+@cache
+def tutorial_for(map_id: str) -> Tutorial:
+    """The tutorial of a map (made once).
+
+    Raises
+    ------
+    KeyError
+        For a map without a tutorial.
+    """
+    return TUTORIALS[map_id]()
+
+
+def tutorial_maps() -> list[str]:
+    """The ids of the maps that have a tutorial."""
+    return list(TUTORIALS)
+
+
+# ------------------------------------------------------------------ common goals
+def is_card_draw(action: Any) -> bool:
+    """Is ``action`` a card drawn, face up or from a deck?"""
+    return isinstance(action, DrawFaceUp | DrawBlind)
+
+
+def any_move(asks: str = "make one move of your choice") -> Goal:
+    """Any legal move, until the learner's turn is over."""
+    return Goal(asks, lambda _g, _a: True, prefer=_cards_first)
+
+
+def draw_cards(asks: str = "take two cards") -> Goal:
+    """Card draws, face up or from a deck, until the turn is over."""
+    return Goal(
+        asks,
+        lambda _g, a: is_card_draw(a),
+        prefer=_cards_first,
+        then="Now take your second card.",
+    )
+
+
+def claim(
+    routes: Iterable[int],
+    asks: str,
+    pays: Callable[[Any], bool] = lambda _cards: True,
+) -> Goal:
+    """Claiming one of ``routes`` with a payment that ``pays`` accepts."""
+    wanted = frozenset(routes)
+    return Goal(
+        asks,
+        lambda _g, a: isinstance(a, ClaimRoute) and a.route in wanted and pays(a.cards),
+        prefer=lambda g, a: sum(n for card, n in a.cards if g.map.card_by_id[card].wild),
+    )
+
+
+def draw_tickets(asks: str = "draw tickets and keep at least one") -> Goal:
+    """Drawing tickets, then keeping some (any legal choice)."""
+    return Goal(
+        asks,
+        lambda _g, a: isinstance(a, DrawTickets | KeepTickets),
+        prefer=lambda _g, a: -len(getattr(a, "tickets", ())),
+        then="Now tick the tickets to keep and press the keep button.",
+    )
+
+
+def keep_tickets(asks: str = "keep some of the tickets offered") -> Goal:
+    """Keeping tickets from an offer (any legal choice)."""
+    return Goal(
+        asks,
+        lambda _g, a: isinstance(a, KeepTickets),
+        prefer=lambda _g, a: -len(a.tickets),
+    )
+
+
+def _cards_first(_game: Game, action: Any) -> tuple[int, int]:
+    """*Show me* draws the first face-up card, else from the deck."""
+    if isinstance(action, DrawFaceUp):
+        return (0, action.slot)
+    if isinstance(action, DrawBlind):
+        return (1, 0)
+    return (2, 0)
