@@ -180,3 +180,115 @@ def check_ignored(fn_ignored: Callable[[Map, list[list[int]]], set]) -> CheckRes
         return cases
 
     return _run(check, fn_ignored, "finds the cities nobody reached")
+
+
+# -------------------------------------------------- rules gaps (lesson 13)
+def _hold_everything(game, player: int, keep_locomotives: bool = False) -> None:
+    """Move every card of the deck and the discards into ``player``'s hand (a player
+    hoarding cards), keeping the locomotives in the deck when asked."""
+    state = game.state
+    hand = state.players[player].hand
+    wild = set(game.rules.wild_ids)
+    for pile in (state.deck, state.discard):
+        kept = [c for c in pile if keep_locomotives and c in wild]
+        for card in pile:
+            if not (keep_locomotives and card in wild):
+                hand[card] += 1
+        pile[:] = kept
+
+
+def gap_dry_deck() -> dict:
+    """The train deck and the discards run dry: one player hoards every card.
+
+    Returns what the next player may do then, and after taking the whole face-up row:
+    the engine's house rule leaves an emptied slot empty (no blind draw is offered) until
+    a claim puts cards back on the discard pile.
+    """
+    from ..actions import DrawBlind, DrawFaceUp
+    from .scenarios import started
+
+    game = started(players=2)
+    _hold_everything(game, 1)
+    kinds = {type(a).__name__ for a in game.legal_actions()}
+    blind_before = any(isinstance(a, DrawBlind) for a in game.legal_actions())
+    taken = 0
+    while True:
+        draws = [a for a in game.legal_actions() if isinstance(a, DrawFaceUp)]
+        if not draws:
+            break
+        game.apply(draws[0])
+        taken += 1
+        if game.state.pending is None and game.current_player != 0:
+            # Ada's turn is over; Bea (the hoarder) draws nothing: she claims or passes.
+            game.state.current = 0
+    return {
+        "game": game,
+        "first_actions": sorted(kinds),
+        "blind_draw_offered": blind_before,
+        "face_up_taken": taken,
+        "row_after": list(game.state.face_up),
+    }
+
+
+def gap_locomotive_row() -> dict:
+    """Only locomotives are left to deal: the three-locomotive reset would never end.
+
+    The engine resets the row at most ``max_face_up_resets`` times in a row, then leaves
+    it as it is (locomotives included) and play goes on.
+    """
+    from .scenarios import started
+
+    game = started(players=2)
+    _hold_everything(game, 1, keep_locomotives=True)
+    state = game.state
+    rules = game.rules
+    wild = set(rules.wild_ids)
+    for card in state.face_up:
+        if card in wild:
+            state.discard.append(card)
+        elif card is not None:
+            state.players[1].hand[card] += 1
+    state.face_up = [None] * len(state.face_up)
+    before = len(state.deck) + len(state.discard)
+    rules.refill_face_up(state, game.rng)
+    return {
+        "game": game,
+        "row": list(state.face_up),
+        "locomotives_left": before,
+        "resets_allowed": rules.max_face_up_resets,
+        "still_due": rules.face_up_reset_due(state),
+        "actions": sorted({type(a).__name__ for a in game.legal_actions()}),
+    }
+
+
+def gap_stuck_trains() -> dict:
+    """Trains left but nothing to spend them on: no card to draw, no ticket to take, no
+    route a player can pay for. Each player may then only pass; when every player has
+    passed in a row the engine ends the game and scores it (``ended_by == "no_moves"``)."""
+    from .scenarios import started
+
+    game = started(players=2)
+    state = game.state
+    for player in state.players:
+        for card in player.hand:
+            state.discard.extend([card] * player.hand[card])
+            player.hand[card] = 0
+    state.discard.extend(c for c in state.face_up if c is not None)
+    state.face_up = [None] * len(state.face_up)
+    # The cards go out of play (as if hoarded by a third party), and so do the tickets.
+    state.discard.clear()
+    state.deck.clear()
+    for deck in state.ticket_decks.values():
+        deck.clear()
+    moves = []
+    while not game.is_over and len(moves) < 10:
+        legal = game.legal_actions()
+        moves.append((game.current_player, [str(a) for a in legal]))
+        game.apply(legal[0])
+    return {
+        "game": game,
+        "moves": moves,
+        "trains_left": [p.pieces.get("train", 0) for p in state.players],
+        "ended_by": state.ended_by,
+        "over": game.is_over,
+    }
