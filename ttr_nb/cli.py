@@ -297,18 +297,23 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_best_score(args: argparse.Namespace) -> int:
     """The highest score one player can reach alone (exit status 2 for a bad map or budget)."""
     import json
+    from pathlib import Path
 
     from .analysis.best_score import BadBudgetError, best_score
     from .errors import FileFormatError
+    from .maps import available_maps
 
-    try:
-        best = best_score(args.map, args.trains, time_limit=args.time_limit)
-    except (BadBudgetError, FileFormatError, FileNotFoundError, IsADirectoryError) as error:
-        message = str(error)
-        if isinstance(error, (FileNotFoundError, IsADirectoryError)):
-            message = f"no map named {args.map!r} (maps: usa, germany, maerklin, world)"
+    def refuse(message: str) -> int:
         print(f"ttr-nb best-score: {message}", file=sys.stderr)
         return 2
+
+    maps = available_maps()
+    if args.map not in maps and not Path(args.map).is_file():
+        return refuse(f"no map named {args.map!r} (maps: {', '.join(maps)}, or a map file)")
+    try:
+        best = best_score(args.map, args.trains, time_limit=args.time_limit)
+    except (BadBudgetError, FileFormatError) as error:
+        return refuse(str(error))
     if args.json:
         print(json.dumps(best.as_json()))
         return 0
