@@ -138,6 +138,7 @@ class GreedyBot:
         # (position, wanted routes, route -> the tickets whose plans use it)
         self._plans: tuple[Any, set[int], dict[int, tuple[int, ...]]] = ((), set(), {})
         self._plans_game: Game | None = None
+        self._unavailable: set[int] = set()
         self.last: Reason | None = None
         self._cash_in_now = self.cash_in
 
@@ -243,6 +244,7 @@ class GreedyBot:
         if self._plans_game is game and self._plans[0] == position:
             return set(self._plans[1])
         unavailable = unavailable_routes(game, me)
+        self._unavailable = unavailable  # the same position's large-hand rule reads it again
         wanted: set[int] = set()
         serves: dict[int, tuple[int, ...]] = {}
         for ticket_id, done in game.ticket_status(me):
@@ -282,7 +284,8 @@ class GreedyBot:
         into progress: the route that shortens its ticket plans most (an alternative way),
         else, with pieces to spare beyond the plans, of the routes most tickets' paths use
         (:func:`route_demand`) the one worth most."""
-        unavailable = unavailable_routes(game, me)
+        same = self._plans_game is game and self._plans[0] == (len(game.history), me)
+        unavailable = self._unavailable if same else unavailable_routes(game, me)
         open_tickets = [t for t, done in game.ticket_status(me) if not done]
         base = {}
         for t in open_tickets:
