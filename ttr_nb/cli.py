@@ -299,7 +299,7 @@ def cmd_best_score(args: argparse.Namespace) -> int:
     import json
     from pathlib import Path
 
-    from .analysis.best_score import BadBudgetError, best_score
+    from .analysis.best_score import BadBudgetError, best_score, ticket_value
     from .errors import FileFormatError
     from .maps import available_maps
 
@@ -328,7 +328,9 @@ def cmd_best_score(args: argparse.Namespace) -> int:
     for t in best.tickets:
         ticket = game_map.ticket_by_id[t]
         places = " – ".join(game_map.place_name(p) for p in ticket.cities)
-        print(f"  {places} ({ticket.points})")
+        counted = ticket_value(ticket)
+        tour = " as a tour in any order" if ticket.tour_values else ""
+        print(f"  {places} ({counted}{tour})")
     proven = "proven optimal" if best.gap == 0 else f"gap {best.gap:.1%}"
     print(f"Score {best.score}; solver's bound {best.bound:g} ({proven}), {best.seconds:.1f} s")
     print("One network holds every completed ticket (see docs/research.md).")

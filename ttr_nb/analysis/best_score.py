@@ -24,7 +24,15 @@ from dataclasses import dataclass
 from ..algorithms.prize_forest import Demand, PrizeForest, max_prize_forest
 from ..maps import Map, available_maps, load_map
 
-__all__ = ["LEFT_OUT", "BadBudgetError", "BestScore", "best_score", "check_best", "map_score"]
+__all__ = [
+    "LEFT_OUT",
+    "BadBudgetError",
+    "BestScore",
+    "best_score",
+    "check_best",
+    "map_score",
+    "ticket_value",
+]
 
 LEFT_OUT = {
     "usa": "the longest-path bonus (10 points), which depends on the opponents",
@@ -83,7 +91,8 @@ class BestScore:
         }
 
 
-def _ticket_value(ticket) -> int:
+def ticket_value(ticket) -> int:
+    """The points the model counts for a ticket (a tour: its any-order value)."""
     if ticket.tour_values:
         return int(ticket.tour_values.get("any_order", ticket.points))
     return int(ticket.points)
@@ -92,7 +101,7 @@ def _ticket_value(ticket) -> int:
 def _instance(game_map: Map, trains: int):
     edges = {r.id: (r.a, r.b, r.length, game_map.route_points(r.length)) for r in game_map.routes}
     demands = {
-        t.id: Demand(tuple(game_map.targets(p) for p in t.cities), _ticket_value(t))
+        t.id: Demand(tuple(game_map.targets(p) for p in t.cities), ticket_value(t))
         for t in game_map.tickets
     }
     groups = [g for g in game_map.groups.values() if len(g) > 1]
@@ -211,7 +220,7 @@ def map_score(game_map: Map, routes: Sequence[int]) -> tuple[int, int, list[int]
         ):
             done.append(t.id)
     route_points = sum(game_map.route_points(game_map.route_by_id[r].length) for r in routes)
-    ticket_points = sum(_ticket_value(game_map.ticket_by_id[t]) for t in done)
+    ticket_points = sum(ticket_value(game_map.ticket_by_id[t]) for t in done)
     return route_points, ticket_points, done
 
 
