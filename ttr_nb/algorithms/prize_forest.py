@@ -15,13 +15,20 @@ The model, with binary ``x[e]`` (claim route e) and ``y[t]`` (collect ticket t):
                sum_{e in G} x[e] <= 1              each group G of parallel tracks
                t's places connected by chosen routes, for every t with y[t] = 1
 
-Connectivity is written in one of two ways (``method``):
+Connectivity is written in one of three ways (``method``):
 
-``"flow"``
-    One unit of flow per collected ticket (per leg of a multi-place ticket) from
-    its first place to its second, along the chosen routes only: the flow on a
-    link in either direction is at most the number of its tracks chosen.
-    One MIP, solved once.
+``"flow"`` (rooted flows)
+    The chosen routes contain a forest of arborescences: each place has at most
+    one parent or is a root. Each collected ticket picks a root no later than
+    its places in a fixed order, and each of its places receives one unit of
+    flow from that root along tree arcs. With ``trees=1`` every collected ticket
+    lies in one network, and the flow goes to each place a ticket names: the
+    tightest relaxation here, and the one :mod:`ttr_nb.analysis.best_score`
+    solves by default.
+``"undirected"``
+    One unit of flow per collected ticket leg between its places, both ways
+    along chosen routes. Simple, but its relaxation lets half-chosen cycles carry
+    a whole unit: a weak bound.
 ``"cuts"``
     No flow at all at first: solve, look for a collected ticket whose places the
     chosen routes do not join, add the cut "some route leaving the part of the
@@ -29,6 +36,7 @@ Connectivity is written in one of two ways (``method``):
     every collected ticket is joined. Each round's optimum is an upper bound;
     the last one is feasible, hence optimal.
 
+``"lp"`` and ``"undirected-lp"`` solve the linear relaxations of the first two.
 Both are solved by HiGHS (through ``highspy``), an open-source
 branch-and-cut solver; the result carries the solver's bound and gap.
 
@@ -89,9 +97,9 @@ class PrizeForest:
     seconds : float
         Wall-clock time of the solve (every round for ``"cuts"``).
     method : str
-        ``"flow"``, ``"cuts"`` or ``"lp"`` (the linear relaxation: `value` is then the
-        relaxation's optimum, possibly with fractional routes, and `edges` lists the
-        routes at least half chosen).
+        One of :data:`METHODS`; for a relaxation (``"lp"``, ``"undirected-lp"``)
+        `value` is the relaxation's optimum, possibly with fractional routes, and
+        `edges` lists the routes at least half chosen.
     rounds : int
         Number of solves (``"cuts"``: one per round of added cuts).
     cuts : int
@@ -250,9 +258,13 @@ def max_prize_forest(
         on train routes).
     dead_ends : iterable of nodes, optional
         Places a connection may end at but never pass through.
-    method : {"flow", "cuts", "lp"}
-        How connectivity is written (see the module text); ``"lp"`` solves the
-        flow model's linear relaxation, a bound on every integer solution.
+    method : {"flow", "undirected", "cuts", "lp", "undirected-lp"}
+        How connectivity is written (see the module text); the ``lp`` methods
+        solve a model's linear relaxation, a bound on every integer solution.
+    trees : int, optional
+        With ``"flow"``/``"lp"``: 1 puts every collected ticket in one network
+        (a stronger model that excludes games with tickets in separate networks);
+        None allows any forest.
     time_limit : float, optional
         Seconds after which the solver stops with its best solution and bound
         (the gap then says how far from proven it is).
@@ -291,7 +303,7 @@ def max_prize_forest(
     """
     _check(edges, demands, budget)
     if method not in METHODS:
-        raise PrizeForestError(f"method must be 'flow', 'cuts' or 'lp', not {method!r}")
+        raise PrizeForestError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     dead = frozenset(dead_ends)
     groups = [sorted(g, key=repr) for g in groups]
     # Interchangeable tracks of one group (same places, cost and prize) are one choice:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..algorithms.prize_forest import Demand, PrizeForest, max_prize_forest
-from ..maps import Map, available_maps, load_map
+from ..maps import Map, load_map
 
 __all__ = [
     "LEFT_OUT",
@@ -248,8 +248,3 @@ def check_best(stored: dict, game_map: Map | None = None) -> list[str]:
     if sorted(done) != sorted(stored["tickets"]):
         problems.append(f"the routes complete tickets {sorted(done)}, not {stored['tickets']}")
     return problems
-
-
-def known_maps() -> list[str]:
-    """Maps ``best-score`` takes by name."""
-    return available_maps()
