@@ -117,6 +117,13 @@ def test_forest_model_and_brute_force_agree_with_a_dead_end():
     assert got.demands == ("ax",) and got.value == 5
 
 
+def test_a_budget_of_nothing_scores_nothing():
+    edges = {1: ("a", "b", 1, 1)}
+    best = max_prize_forest(edges, {"t": Demand((frozenset("a"), frozenset("b")), 4)}, 0)
+    assert (best.edges, best.demands, best.value, best.gap) == ((), (), 0.0, 0.0)
+    assert best_score("usa", 0).score == 0
+
+
 def test_bad_budgets_and_tickets_are_refused():
     edges = {1: ("a", "b", 1, 1)}
     with pytest.raises(PrizeForestError, match="budget"):

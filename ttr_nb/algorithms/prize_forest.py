@@ -147,6 +147,8 @@ class _Model:
         self.rows.append((lo, hi, cols, vals))
 
     def solve(self, relax: bool, time_limit: float | None) -> tuple[list[float], float, float]:
+        if not self.cost:
+            return [], 0.0, 0.0  # nothing fits the budget: HiGHS calls an empty model an error
         import highspy  # imported here: only the MIP lessons and ``best-score`` need it
         import numpy as np
 
