@@ -29,6 +29,7 @@ __all__ = [
     "clone_costs",
     "coach_speed",
     "engine_speed",
+    "greedy_throughput",
     "listing_speed",
     "planner_speedup",
     "playout_rate",
@@ -239,6 +240,40 @@ def playout_rate(map_name: str = "usa", players: int = 2, playouts: int = 20) ->
     return playouts / (time.perf_counter() - start)
 
 
+GREEDY_GOAL_GAMES, GREEDY_GOAL_S = 10_000, 300.0  # issue 43: 10,000 games in 5 minutes
+
+
+def greedy_throughput(games: int = 1000, workers: int = 2, seed: int = 0) -> dict[str, float]:
+    """Greedy-against-greedy 2-player USA games over `workers` processes (a tournament,
+    as the simulation lab plays them): wall-clock games per second and the time that
+    ``GREEDY_GOAL_GAMES`` games would take at that rate."""
+    from .tournament import run_tournament
+
+    start = time.perf_counter()
+    result = run_tournament(
+        ["greedy", "greedy"], "usa", games, seed=seed, workers=workers, progress=False
+    )
+    seconds = time.perf_counter() - start
+    rate = result.games / seconds
+    # The same games' cost in CPU time, in this process (a shared machine's wall clock
+    # depends on the other jobs; CPU seconds much less): the time 10,000 games take on
+    # `workers` cores that are free.
+    sample = max(20, games // 20)
+    cpu = time.process_time()
+    for g in range(seed, seed + sample):
+        play_out(new_game("usa", players=2, seed=g), [GreedyBot(16 * g), GreedyBot(16 * g + 1)])
+    cpu_rate = sample / (time.process_time() - cpu)
+    return {
+        "games": float(result.games),
+        "workers": float(workers),
+        "seconds": seconds,
+        "games_per_s": rate,
+        "goal_games_s": GREEDY_GOAL_GAMES / rate,
+        "cpu_games_per_s": cpu_rate,
+        "goal_games_free_s": GREEDY_GOAL_GAMES / (cpu_rate * workers),
+    }
+
+
 def report(games: int = 100, maps: list[str] | None = None) -> list[str]:
     """The engine figures of ``ttr-nb bench`` as lines of text."""
     from .rules import playable_maps
@@ -293,6 +328,15 @@ def report(games: int = 100, maps: list[str] | None = None) -> list[str]:
             f"worst {1e3 * times['cpu_max']:.0f} ms; wall worst {1e3 * times['wall_max']:.0f} ms; "
             f"{times['over_goal']:.0f} over {1e3 * COACH_GOAL_S:.0f} ms by the wall clock"
         )
+    through = greedy_throughput(10 * games)
+    lines.append(
+        f"Greedy 2-player USA games, {through['workers']:.0f} processes: "
+        f"{through['games']:.0f} games in {through['seconds']:.0f} s, "
+        f"{through['games_per_s']:.1f} games/s: {GREEDY_GOAL_GAMES:,} games in "
+        f"{through['goal_games_s']:.0f} s (goal {GREEDY_GOAL_S:.0f} s); "
+        f"{through['cpu_games_per_s']:.1f} games per CPU second: {GREEDY_GOAL_GAMES:,} games in "
+        f"{through['goal_games_free_s']:.0f} s on {through['workers']:.0f} free cores"
+    )
     lines.append(PEER_NOTE)
     return lines
 

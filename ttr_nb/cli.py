@@ -1,4 +1,5 @@
-"""Command line: ``ttr-nb play``, ``simulate``, ``tournament``, ``hint``, ``bench``."""
+"""Command line: ``ttr-nb play``, ``simulate``, ``tournament``, ``hint``, ``bench``,
+``best-score``."""
 
 from __future__ import annotations
 
@@ -298,6 +299,51 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_best_score(args: argparse.Namespace) -> int:
+    """The highest score one player can reach alone (exit status 2 for a bad map or budget)."""
+    import json
+    from pathlib import Path
+
+    from .analysis.best_score import BadBudgetError, best_score, ticket_value
+    from .errors import FileFormatError
+    from .maps import available_maps
+
+    def refuse(message: str) -> int:
+        print(f"ttr-nb best-score: {message}", file=sys.stderr)
+        return 2
+
+    maps = available_maps()
+    if args.map not in maps and not Path(args.map).is_file():
+        return refuse(f"no map named {args.map!r} (maps: {', '.join(maps)}, or a map file)")
+    try:
+        best = best_score(args.map, args.trains, time_limit=args.time_limit)
+    except (BadBudgetError, FileFormatError) as error:
+        return refuse(str(error))
+    if args.json:
+        print(json.dumps(best.as_json()))
+        return 0
+    from .maps import load_map
+
+    game_map = load_map(args.map)
+    print(f"{game_map.name}: the best game alone with {best.trains} pieces")
+    print(f"Routes ({len(best.routes)}, {best.pieces} pieces, {best.route_points} points):")
+    for r in best.routes:
+        print(f"  {game_map.route_label(game_map.route_by_id[r])}")
+    print(f"Tickets completed ({len(best.tickets)}, {best.ticket_points} points):")
+    for t in best.tickets:
+        ticket = game_map.ticket_by_id[t]
+        places = " – ".join(game_map.place_name(p) for p in ticket.cities)
+        counted = ticket_value(ticket)
+        tour = " as a tour in any order" if ticket.tour_values else ""
+        print(f"  {places} ({counted}{tour})")
+    proven = "proven optimal" if best.gap == 0 else f"gap {best.gap:.1%}"
+    print(f"Score {best.score}; solver's bound {best.bound:g} ({proven}), {best.seconds:.1f} s")
+    print("One network holds every completed ticket (see docs/research.md).")
+    if best.left_out:
+        print(f"Left out: {best.left_out}.")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``ttr-nb`` command line: its subcommands and their options."""
     parser = argparse.ArgumentParser(prog="ttr-nb", description=__doc__)
@@ -364,6 +410,20 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--map", default="all", help="a map name, or all (every playable map)")
     bench.add_argument("--games", type=int, default=100, help="random games per player count")
     bench.set_defaults(func=cmd_bench)
+    best = sub.add_parser(
+        "best-score",
+        help="the highest score one player can reach alone, proven by a MIP solver",
+        description="Routes and tickets of the best game one player can play alone within "
+        "a budget of pieces (a prize-collecting Steiner forest solved by HiGHS), with the "
+        "solver's bound. Exit status 2 for a bad map or budget.",
+    )
+    best.add_argument("map", metavar="MAP", help="usa, germany, maerklin, world or a map file")
+    best.add_argument("--trains", type=int, help="the budget of pieces (default: a full set)")
+    best.add_argument("--json", action="store_true", help="print one JSON object")
+    best.add_argument(
+        "--time-limit", type=float, default=600.0, help="seconds before stopping with a bound"
+    )
+    best.set_defaults(func=cmd_best_score)
     return parser
 
 

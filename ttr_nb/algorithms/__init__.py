@@ -37,6 +37,10 @@ Passenger journeys (`journeys`)
     `passenger_journeys`, `best_journey`, `greedy_journey` and `journey_trails`:
     where a Märklin passenger can travel (a trail that collects a value at each
     city it enters), and the most valuable journey, a maximum-weight trail.
+Prize-collecting Steiner forests (`prize_forest`)
+    `max_prize_forest`: the routes within a budget of pieces worth the most,
+    counting the tickets they join, as a mixed-integer program solved to a proven
+    optimum by HiGHS (needs ``highspy``, in the ``app`` extra).
 Centrality (`centrality`)
     `ticket_betweenness` and `ticket_route_betweenness`: how much of the
     tickets' shortest paths pass through a place or a route.
@@ -65,6 +69,7 @@ from .journeys import (
     passenger_journeys,
 )
 from .longest_trail import NegativeRouteLengthError, longest_trail, longest_trail_length
+from .prize_forest import Demand, PrizeForest, PrizeForestError, max_prize_forest
 from .shortest_paths import (
     TicketPlan,
     TicketPlanner,
@@ -78,6 +83,9 @@ from .tours import tour_connected, tour_in_order, tour_trail
 
 __all__ = [
     "DeadEndStartError",
+    "Demand",
+    "PrizeForest",
+    "PrizeForestError",
     "HierholzerStep",
     "Journey",
     "NegativeCardBudgetError",
@@ -101,6 +109,7 @@ __all__ = [
     "kruskal_steps",
     "longest_trail",
     "longest_trail_length",
+    "max_prize_forest",
     "minimum_spanning_routes",
     "odd_places",
     "passenger_journeys",

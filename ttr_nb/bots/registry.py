@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from ..game import Game
 from .greedy import BeginnerBot, Bot, GreedyBot, RandomBot
+from .route_focused import RouteBot
 
 
 def _search_bot(seed: int = 0, budget: float | None = None, cpu: bool = False) -> Bot:
@@ -29,6 +30,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "beginner": BeginnerBot,
     "greedy": GreedyBot,
+    "route": RouteBot,  # the playtesting study's route-focused style (research lab)
     "search": _search_bot,
     "hard": _search_bot,
     "search-cpu": _search_cpu_bot,

@@ -245,6 +245,31 @@ LESSONS: tuple[Lesson, ...] = (
         "11a in class; a tournament question of the students' own for homework.",
     ),
     Lesson(
+        "graphs_12_best_game.ipynb",
+        "12 · The best possible game: integer programming",
+        (
+            "state a prize-collecting Steiner forest as a mixed-integer program",
+            "explain an LP relaxation's bound and why integrality matters",
+            "write connectivity as flows or as cuts added when violated",
+            "check a solver's answer independently",
+        ),
+        ("graphs_5_steiner.ipynb", "graphs_9_blocking.ipynb"),
+        ("Exercise 12a", "Exercise 12b"),
+        "12a in class, 12b for homework.",
+    ),
+    Lesson(
+        "graphs_13_balance_by_simulation.ipynb",
+        "13 · Balance by simulation: a playtesting study",
+        (
+            "reproduce a published simulation study and compare by rank correlation",
+            "find the routes and cities that matter on a board",
+            "act out positions the rules do not cover",
+        ),
+        ("graphs_11_simulation_lab.ipynb",),
+        ("Exercise 13a",),
+        "13a in class; the other maps' figures as a discussion.",
+    ),
+    Lesson(
         "rules_germany_1_setup_and_passengers.ipynb",
         "Germany 1: setting up and passengers",
         (

@@ -465,3 +465,7 @@ def paste(namespace: dict, *names: str) -> SimpleNamespace:
         code = shown_code(globals()[name])
         exec(compile(code, f"<solution {name}>", "exec"), scope)  # our own shown code
     return SimpleNamespace(**{name: scope[name] for name in names})
+
+
+# The research lessons' solutions (12, 13) live beside their checks; shown and pasted the same way.
+from .research import ignored, leaving_routes, network_score  # noqa: E402, F401

@@ -1,0 +1,304 @@
+"""Issue 43: the best-score MIP, ``ttr-nb best-score``, the route-focused bot, the playtest
+figures, the rules-gap scenarios, and the greedy bot's faster large-hand rule."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import itertools
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from ttr_nb import new_game
+from ttr_nb.actions import DrawTickets
+from ttr_nb.algorithms.prize_forest import Demand, PrizeForestError, max_prize_forest
+from ttr_nb.analysis import playtest
+from ttr_nb.analysis.best_score import BadBudgetError, best_score, check_best
+from ttr_nb.bots import GreedyBot, play_out
+from ttr_nb.bots.route_focused import RouteBot
+from ttr_nb.cli import main
+from ttr_nb.maps import load_map
+from ttr_nb.teaching import research
+
+RESULTS = Path(__file__).resolve().parent.parent / "results"
+
+
+# ------------------------------------------------------------ the MIP itself
+def _brute_force(edges, demands, budget, groups, dead):
+    """Every set of routes within the budget, one track per group: the best score."""
+    keys = sorted(edges)
+    group_of = {k: i for i, g in enumerate(groups) for k in g}
+    best = 0
+    for n in range(len(keys) + 1):
+        for chosen in itertools.combinations(keys, n):
+            if sum(edges[k][2] for k in chosen) > budget:
+                continue
+            tags = [group_of[k] for k in chosen if k in group_of]
+            if len(tags) != len(set(tags)):
+                continue
+            score = sum(edges[k][3] for k in chosen)
+            for d in demands.values():
+                if all(
+                    _joined(edges, chosen, a, b, dead)
+                    for a, b in zip(d.places, d.places[1:], strict=False)
+                ):
+                    score += d.prize
+            best = max(best, score)
+    return best
+
+
+def _joined(edges, chosen, a, b, dead):
+    seen, stack = set(a), list(a)
+    while stack:
+        n = stack.pop()
+        if n in dead and n not in a:
+            continue
+        for k in chosen:
+            u, v = edges[k][:2]
+            for x, y in ((u, v), (v, u)):
+                if x == n and y not in seen:
+                    seen.add(y)
+                    stack.append(y)
+    return bool(seen & b)
+
+
+def _random_instance(rng):
+    places = "abcdefg"
+    edges = {}
+    for k in range(rng.randint(6, 9)):
+        u, v = rng.sample(places, 2)
+        length = rng.randint(1, 4)
+        edges[k] = (u, v, length, {1: 1, 2: 2, 3: 4, 4: 7}[length])
+    # a double route: a twin of route 0
+    edges[99] = edges[0]
+    groups = [[0, 99]]
+    demands = {}
+    for t in range(rng.randint(2, 4)):
+        a, b = rng.sample(places, 2)
+        demands[t] = Demand((frozenset(a), frozenset(b)), rng.randint(3, 12))
+    return edges, demands, groups
+
+
+@pytest.mark.parametrize(
+    "method, trees", [("flow", 1), ("flow", None), ("cuts", None), ("undirected", None)]
+)
+def test_mip_finds_the_brute_force_optimum_on_small_boards(method, trees):
+    rng = random.Random(4)
+    for _ in range(6):
+        edges, demands, groups = _random_instance(rng)
+        budget = rng.randint(3, 9)
+        got = max_prize_forest(edges, demands, budget, groups=groups, method=method, trees=trees)
+        truth = _brute_force(edges, demands, budget, groups, ())
+        if trees == 1:  # one network holding every ticket: at most the forest's best
+            assert got.value <= truth
+        else:
+            assert got.value == truth
+        assert got.gap == 0 and got.bound >= got.value
+        assert got.cost <= budget
+
+
+def test_forest_model_and_brute_force_agree_with_a_dead_end():
+    # x is a dead end: a–x–b does not join a and b, a–x does join a ticket ending at x.
+    edges = {1: ("a", "x", 1, 1), 2: ("x", "b", 1, 1), 3: ("a", "b", 3, 4)}
+    demands = {
+        "ab": Demand((frozenset("a"), frozenset("b")), 10),
+        "ax": Demand((frozenset("a"), frozenset("x")), 3),
+    }
+    for budget in (2, 3, 4):
+        want = _brute_force(edges, demands, budget, [], {"x"})
+        for method in ("flow", "cuts", "undirected"):
+            got = max_prize_forest(edges, demands, budget, dead_ends={"x"}, method=method)
+            assert got.value == want, (budget, method)
+    # with 2 trains the detour through the dead end collects only a–x
+    got = max_prize_forest(edges, demands, 2, dead_ends={"x"})
+    assert got.demands == ("ax",) and got.value == 5
+
+
+def test_a_budget_of_nothing_scores_nothing():
+    edges = {1: ("a", "b", 1, 1)}
+    best = max_prize_forest(edges, {"t": Demand((frozenset("a"), frozenset("b")), 4)}, 0)
+    assert (best.edges, best.demands, best.value, best.gap) == ((), (), 0.0, 0.0)
+    assert best_score("usa", 0).score == 0
+
+
+def test_bad_budgets_and_tickets_are_refused():
+    edges = {1: ("a", "b", 1, 1)}
+    with pytest.raises(PrizeForestError, match="budget"):
+        max_prize_forest(edges, {}, -1)
+    with pytest.raises(PrizeForestError, match="two or more"):
+        max_prize_forest(edges, {"t": Demand((frozenset("a"),), 3)}, 2)
+    with pytest.raises(BadBudgetError):
+        best_score("usa", -3)
+
+
+def test_relaxation_bounds_the_integer_optimum_and_rooted_flows_are_tighter():
+    usa = load_map("usa")
+    from ttr_nb.analysis.best_score import _instance
+
+    edges, demands, groups, _ = _instance(usa, 45)
+    loose = max_prize_forest(edges, demands, 45, groups=groups, method="undirected-lp")
+    tight = max_prize_forest(edges, demands, 45, groups=groups, method="lp", trees=1)
+    assert loose.value > tight.value >= 285
+    assert any(0 < v < 1 for _, v in loose.levels)  # fractional routes
+
+
+# ---------------------------------------------------- stored results and checks
+def test_stored_optimum_for_45_trains_is_the_papers_285_and_recounts():
+    rows = [json.loads(line) for line in (RESULTS / "best_score" / "usa.jsonl").open()]
+    by_budget = {row["trains"]: row for row in rows}
+    best = by_budget[45]
+    assert (best["score"], best["ticket_points"], best["gap"]) == (285, 223, 0)
+    for row in rows:
+        assert check_best(row) == [], row["trains"]
+        assert row["bound"] >= row["score"]
+
+
+def test_check_best_catches_a_tampered_answer():
+    usa = load_map("usa")
+    good = best_score("usa", 6).as_json()
+    assert check_best(good, usa) == []
+    assert check_best(good | {"score": 16}, usa)
+    double = next(r for r in usa.routes if usa.parallel(r))
+    both = good | {"routes": [double.id, *usa.parallel(double)], "trains": 45}
+    assert any("two tracks" in p for p in check_best(both, usa))
+    assert any("pieces" in p for p in check_best(good | {"trains": 5}, usa))
+
+
+# ------------------------------------------------------------------ the command
+def test_best_score_json_prints_one_object(capsys):
+    assert main(["best-score", "usa", "--trains", "6", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {"routes", "tickets", "score", "bound", "seconds"} <= out.keys()
+    assert out["score"] == 15 and out["bound"] == 15 and out["tickets"] == []
+
+
+def test_best_score_text_names_routes_score_and_what_is_left_out(capsys):
+    assert main(["best-score", "germany", "--trains", "4"]) == 0
+    text = capsys.readouterr().out
+    assert "Score" in text and "bound" in text and "Left out: passengers" in text
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["best-score", "atlantis"], "no map named 'atlantis' (maps: germany, maerklin, usa"),
+        (["best-score", "usa", "--trains", "-2"], "whole number"),
+    ],
+)
+def test_best_score_refuses_a_bad_map_or_budget_with_status_2(capsys, argv, words):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and "/" not in err.split(":", 1)[1]
+
+
+def test_best_score_refuses_a_budget_that_is_not_a_number():
+    with pytest.raises(SystemExit) as stop:
+        main(["best-score", "usa", "--trains", "lots"])
+    assert stop.value.code == 2
+
+
+# ------------------------------------------------------------- route-focused bot
+def test_route_bot_keeps_the_fewest_tickets_and_never_draws_more():
+    for seed in range(4):
+        game = new_game("usa", players=2, seed=seed)
+        bots = [RouteBot(seed), GreedyBot(seed + 1)]
+        while not game.is_over:
+            action = bots[game.current_player].choose(game)
+            if game.current_player == 0 and game.phase == "play":
+                assert not isinstance(action, DrawTickets)
+            game.apply(action)
+        assert len(game.state.players[0].tickets) == 2  # the fewest USA allows at setup
+
+
+def test_route_bot_claims_longer_routes_than_greedy():
+    lengths = {0: [], 1: []}
+    usa = load_map("usa")
+    for seed in range(6):
+        game = play_out(new_game("usa", players=2, seed=seed), [RouteBot(seed), GreedyBot(seed)])
+        for seat in (0, 1):
+            lengths[seat] += [usa.route_by_id[r].length for r in game.state.players[seat].routes]
+    assert sum(lengths[0]) / len(lengths[0]) > sum(lengths[1]) / len(lengths[1])
+
+
+# --------------------------------------------------------------- the lab figures
+def test_playtest_counts_a_double_route_once_and_shares_add_up():
+    usa = load_map("usa")
+    double = next(r for r in usa.routes if usa.parallel(r))
+    twin = usa.parallel(double)[0]
+    games = [
+        playtest.Played(1, (0, 1), (0,), ((double.id,), (twin,)), (10, 5)),
+        playtest.Played(2, (1, 0), (0,), ((double.id,), (twin,)), (10, 5)),
+    ]
+    counts = playtest.winner_route_counts(games, usa)
+    assert counts[double.group] == 2 and sum(counts.values()) == 2
+    ignored = playtest.ignored_cities(games, usa)
+    assert ignored[double.a] == 0 and max(ignored.values()) == 2
+    winners, board = playtest.length_shares(games, usa)
+    assert abs(sum(board.values()) - 1) < 1e-9 and winners[double.length] == 1
+    rates = playtest.win_rates(games, ["a", "b"])
+    assert [r.wins for r in rates] == [1, 1]
+
+
+def test_stored_lab_games_replay_exactly():
+    path = RESULTS / "playtest" / "usa-greedy-route.jsonl.gz"
+    with gzip.open(path, "rt") as f:
+        header = json.loads(f.readline())
+        first = [playtest.from_compact(json.loads(f.readline())) for _ in range(2)]
+    assert header["games"] == 10_000
+    from ttr_nb.tournament import run_tournament
+
+    again = run_tournament(header["bots"], "usa", 2, seed=header["seed"], workers=1, progress=False)
+    assert [playtest.compact(r) for r in again.records] == first
+
+
+# ------------------------------------------------------------------ rules gaps
+def test_dry_deck_leaves_an_empty_slot_and_offers_no_blind_draw():
+    dry = research.gap_dry_deck()
+    assert not dry["blind_draw_offered"] and dry["row_after"] == [None] * 5
+
+
+def test_locomotive_only_row_is_reset_a_bounded_number_of_times_then_stays():
+    loco = research.gap_locomotive_row()
+    assert loco["still_due"] and set(loco["row"]) == {"locomotive"}
+    assert "DrawFaceUp" in loco["actions"]
+
+
+def test_trains_left_but_no_move_ends_the_game_after_everyone_passes():
+    stuck = research.gap_stuck_trains()
+    assert stuck["over"] and stuck["ended_by"] == "no_moves"
+    assert [m[1] for m in stuck["moves"]] == [["pass"], ["pass"]]
+    assert min(stuck["trains_left"]) > 2
+
+
+# ------------------------------------------------- exercise checks reject mistakes
+def test_research_exercise_checks_accept_solutions_and_reject_mistakes():
+    assert research.check_network_score(research.network_score)
+    assert not research.check_network_score(
+        lambda m, rs: sum(m.route_points(m.route_by_id[r].length) for r in rs)
+    )
+    assert research.check_leaving_routes(research.leaving_routes)
+    assert not research.check_leaving_routes(
+        lambda m, ch, c: {r.id for r in m.routes if c in r.ends}
+    )
+    assert research.check_ignored(research.ignored)
+    assert not research.check_ignored(lambda m, seats: set())
+
+
+# ------------------------------------------ the greedy bot plays the same moves
+# Recorded with the greedy bot before its large-hand rule read the route savings off two
+# Dijkstra searches per ticket leg (it planned every ticket again for every route).
+GREEDY_DIGEST = "be6a5244a74f6071ed6f3307b07551e9343cacf31d45fd569364dbac6d923162"
+
+
+def test_greedy_games_are_the_same_as_before_the_faster_hand_rule():
+    digest = hashlib.sha256()
+    for name, games in (("usa", 12), ("germany", 8), ("maerklin", 4), ("world", 4)):
+        for g in range(games):
+            p = 2 + g % 3
+            bots = [GreedyBot(g * 10 + i) for i in range(p)]
+            game = play_out(new_game(name, players=p, seed=g), bots)
+            digest.update(repr(game.history).encode())
+    assert digest.hexdigest() == GREEDY_DIGEST

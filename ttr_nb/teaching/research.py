@@ -1,0 +1,298 @@
+"""Exercise checks and folded solutions of the research lessons (12 and 13).
+
+Lesson 12 ("The best possible game") asks for the score of a set of routes, and for
+the cut the solver adds when a ticket's places are not joined; lesson 13 ("Balance by
+simulation") asks for the cities no player reached in a game. Each check compares
+the learner's function with an independent reference on real boards and on small
+traps, as :mod:`.exercises` does, and the solutions are shown folded in the lessons
+(:func:`markdown`) and pasted back into them (:func:`paste`).
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from collections.abc import Callable
+from types import SimpleNamespace
+
+import networkx as nx
+
+from ..analysis.best_score import map_score
+from ..maps import Map, load_map
+from .checking import CheckResult, _call, _run, _Wrong
+
+__all__ = [
+    "check_ignored",
+    "check_leaving_routes",
+    "check_network_score",
+    "ignored",
+    "leaving_routes",
+    "markdown",
+    "network_score",
+    "paste",
+]
+
+
+# --------------------------------------------------------------- solutions
+# The lessons show these functions' source as a student would write them (no docstrings).
+__solutions__ = ("network_score", "leaving_routes", "ignored")
+
+
+def network_score(game_map, routes):
+    points = sum(game_map.route_points(game_map.route_by_id[r].length) for r in routes)
+    graph = nx.MultiGraph()
+    graph.add_edges_from(game_map.route_by_id[r].ends for r in routes)
+    for ticket in game_map.tickets:
+        a, b = ticket.cities
+        if a in graph and b in graph and nx.has_path(graph, a, b):
+            points += ticket.points
+    return points
+
+
+def leaving_routes(game_map, chosen, city):
+    graph = nx.MultiGraph()
+    graph.add_node(city)
+    graph.add_edges_from(game_map.route_by_id[r].ends for r in chosen)
+    reached = nx.node_connected_component(graph, city)
+    return {r.id for r in game_map.routes if (r.a in reached) != (r.b in reached)}
+
+
+def ignored(game_map, routes_by_seat):
+    reached = set()
+    for routes in routes_by_seat:
+        for r in routes:
+            reached.update(game_map.route_by_id[r].ends)
+    return {c.id for c in game_map.cities} - reached
+
+
+SOLUTIONS = {f.__name__: f for f in (network_score, leaving_routes, ignored)}
+
+
+def markdown(solution: Callable, title: str) -> str:
+    """The folded ``<details>`` block a lesson shows for one solution."""
+    code = inspect.getsource(solution).rstrip()
+    return "\n".join(
+        [
+            f"<details><summary><b>Solution to {title[0].lower() + title[1:]}</b> "
+            "(click to open)</summary>",
+            "",
+            "```python",
+            code,
+            "```",
+            "",
+            "</details>",
+        ]
+    )
+
+
+def paste(namespace: dict, *names: str) -> SimpleNamespace:
+    """Run the shown solutions in a copy of a lesson's namespace, as a learner pasting
+    them would (a name the lesson lacks fails with the learner's ``NameError``)."""
+    scope = dict(namespace)
+    for name in names:
+        code = inspect.getsource(SOLUTIONS[name]).rstrip()
+        exec(compile(code, f"<solution {name}>", "exec"), scope)  # our own shown code
+    return SimpleNamespace(**{name: scope[name] for name in names})
+
+
+# ------------------------------------------------------------------ checks
+def _route_sets(game_map: Map, count: int, seed: int) -> list[list[int]]:
+    """Sets of routes: a few random ones, and paths along tickets (which complete them)."""
+    rng = random.Random(seed)
+    ids = [r.id for r in game_map.routes]
+    sets = [[], rng.sample(ids, 12), rng.sample(ids, 25)]
+    graph = nx.Graph()
+    for r in game_map.routes:
+        graph.add_edge(r.a, r.b, route=r.id, weight=r.length)
+    for ticket in rng.sample(list(game_map.tickets), count):
+        path = nx.shortest_path(graph, *ticket.cities[:2], weight="weight")
+        routes = [graph[a][b]["route"] for a, b in zip(path, path[1:], strict=False)]
+        sets.append(routes + rng.sample(ids, 4))
+    return sets
+
+
+def check_network_score(score: Callable[[Map, list[int]], int]) -> CheckResult:
+    """Check ``score(game_map, routes)``: route points plus the points of every USA ticket
+    the routes join (no penalty for the others: a player alone keeps only those)."""
+
+    def check(fn: Callable) -> int:
+        usa = load_map("usa")
+        cases = 0
+        # A trap: two tickets share a city; and a double route's two tracks.
+        double = next(r for r in usa.routes if usa.parallel(r))
+        sets = [[double.id, *usa.parallel(double)], *_route_sets(usa, 12, 7)]
+        for routes in sets:
+            route_points, ticket_points, _ = map_score(usa, routes)
+            want = route_points + ticket_points
+            got = _call(fn, usa, list(routes), case=f"For routes {routes}")
+            if got != want:
+                hint = ""
+                if got == route_points:
+                    hint = " Did you add the tickets the routes complete?"
+                elif isinstance(got, int) and got < want:
+                    hint = " A ticket counts once its places are joined, by any path."
+                raise _Wrong(f"for routes {sorted(routes)}: expected {want}, got {got!r}.{hint}")
+            cases += 1
+        return cases
+
+    return _run(check, score, "scores a network: route points plus completed tickets")
+
+
+def check_leaving_routes(leaving: Callable[[Map, list[int], str], set]) -> CheckResult:
+    """Check ``leaving(game_map, chosen, city)``: the routes with one end among the places
+    the chosen routes join to `city` and the other end outside (the cut the solver adds)."""
+
+    def check(fn: Callable) -> int:
+        usa = load_map("usa")
+        cases = 0
+        for routes in _route_sets(usa, 8, 11):
+            for city in ("los-angeles", "denver", "new-york"):
+                want = leaving_routes(usa, routes, city)
+                got = _call(fn, usa, list(routes), city, case=f"From {city}")
+                if not isinstance(got, set | frozenset | list | tuple) or set(got) != want:
+                    extra = sorted(set(got) - want) if isinstance(got, set | list) else []
+                    hint = " A route with both ends inside does not leave." if extra else ""
+                    raise _Wrong(
+                        f"from {city} with routes {sorted(routes)}: expected {sorted(want)}, "
+                        f"got {got!r}.{hint}"
+                    )
+                cases += 1
+        return cases
+
+    return _run(check, leaving, "finds the routes leaving a city's part of the network")
+
+
+def check_ignored(fn_ignored: Callable[[Map, list[list[int]]], set]) -> CheckResult:
+    """Check ``ignored(game_map, routes_by_seat)``: the cities no seat's route touches."""
+
+    def check(fn: Callable) -> int:
+        cases = 0
+        for name in ("usa", "germany"):
+            game_map = load_map(name)
+            rng = random.Random(3)
+            ids = [r.id for r in game_map.routes]
+            for n in (0, 5, 30):
+                seats = [rng.sample(ids, n), rng.sample(ids, n // 2)]
+                want = ignored(game_map, seats)
+                got = _call(fn, game_map, seats, case=f"On {name}")
+                if not isinstance(got, set | frozenset | list | tuple) or set(got) != want:
+                    raise _Wrong(
+                        f"on {name} with {n} and {n // 2} routes: expected {len(want)} "
+                        f"cities, got {got!r}."
+                    )
+                cases += 1
+        return cases
+
+    return _run(check, fn_ignored, "finds the cities nobody reached")
+
+
+# -------------------------------------------------- rules gaps (lesson 13)
+def _hold_everything(game, player: int, keep_locomotives: bool = False) -> None:
+    """Move every card of the deck and the discards into ``player``'s hand (a player
+    hoarding cards), keeping the locomotives in the deck when asked."""
+    state = game.state
+    hand = state.players[player].hand
+    wild = set(game.rules.wild_ids)
+    for pile in (state.deck, state.discard):
+        kept = [c for c in pile if keep_locomotives and c in wild]
+        for card in pile:
+            if not (keep_locomotives and card in wild):
+                hand[card] += 1
+        pile[:] = kept
+
+
+def gap_dry_deck() -> dict:
+    """The train deck and the discards run dry: one player hoards every card.
+
+    Returns what the next player may do then, and after taking the whole face-up row:
+    the engine's house rule leaves an emptied slot empty (no blind draw is offered) until
+    a claim puts cards back on the discard pile.
+    """
+    from ..actions import DrawBlind, DrawFaceUp
+    from .scenarios import started
+
+    game = started(players=2)
+    _hold_everything(game, 1)
+    kinds = {type(a).__name__ for a in game.legal_actions()}
+    blind_before = any(isinstance(a, DrawBlind) for a in game.legal_actions())
+    taken = 0
+    while True:
+        draws = [a for a in game.legal_actions() if isinstance(a, DrawFaceUp)]
+        if not draws:
+            break
+        game.apply(draws[0])
+        taken += 1
+        if game.state.pending is None and game.current_player != 0:
+            # Ada's turn is over; Bea (the hoarder) draws nothing: she claims or passes.
+            game.state.current = 0
+    return {
+        "game": game,
+        "first_actions": sorted(kinds),
+        "blind_draw_offered": blind_before,
+        "face_up_taken": taken,
+        "row_after": list(game.state.face_up),
+    }
+
+
+def gap_locomotive_row() -> dict:
+    """Only locomotives are left to deal: the three-locomotive reset would never end.
+
+    The engine resets the row at most ``max_face_up_resets`` times in a row, then leaves
+    it as it is (locomotives included) and play goes on.
+    """
+    from .scenarios import started
+
+    game = started(players=2)
+    _hold_everything(game, 1, keep_locomotives=True)
+    state = game.state
+    rules = game.rules
+    wild = set(rules.wild_ids)
+    for card in state.face_up:
+        if card in wild:
+            state.discard.append(card)
+        elif card is not None:
+            state.players[1].hand[card] += 1
+    state.face_up = [None] * len(state.face_up)
+    before = len(state.deck) + len(state.discard)
+    rules.refill_face_up(state, game.rng)
+    return {
+        "game": game,
+        "row": list(state.face_up),
+        "locomotives_left": before,
+        "resets_allowed": rules.max_face_up_resets,
+        "still_due": rules.face_up_reset_due(state),
+        "actions": sorted({type(a).__name__ for a in game.legal_actions()}),
+    }
+
+
+def gap_stuck_trains() -> dict:
+    """Trains left but nothing to spend them on: no card to draw, no ticket to take, no
+    route a player can pay for. Each player may then only pass; when every player has
+    passed in a row the engine ends the game and scores it (``ended_by == "no_moves"``)."""
+    from .scenarios import started
+
+    game = started(players=2)
+    state = game.state
+    for player in state.players:
+        for card in player.hand:
+            state.discard.extend([card] * player.hand[card])
+            player.hand[card] = 0
+    state.discard.extend(c for c in state.face_up if c is not None)
+    state.face_up = [None] * len(state.face_up)
+    # The cards go out of play (as if hoarded by a third party), and so do the tickets.
+    state.discard.clear()
+    state.deck.clear()
+    for deck in state.ticket_decks.values():
+        deck.clear()
+    moves = []
+    while not game.is_over and len(moves) < 10:
+        legal = game.legal_actions()
+        moves.append((game.current_player, [str(a) for a in legal]))
+        game.apply(legal[0])
+    return {
+        "game": game,
+        "moves": moves,
+        "trains_left": [p.pieces.get("train", 0) for p in state.players],
+        "ended_by": state.ended_by,
+        "over": game.is_over,
+    }
