@@ -41,22 +41,22 @@ def open_forms(page_app: GameApp) -> Any:
 
 def open_table(ann: GameApp, seats: list[str]) -> str:
     panel = open_forms(ann)
-    panel.seat_count.value = len(seats)
-    for picker, kind in zip(panel.seat_pickers, seats, strict=False):
+    panel.forms.seat_count.value = len(seats)
+    for picker, kind in zip(panel.forms.seat_pickers, seats, strict=False):
         picker.value = kind
-    panel.creator_name.value = "Ann"
-    panel.open_button.click()
+    panel.forms.creator_name.value = "Ann"
+    panel.forms.open_button.click()
     assert panel.active, ann.status.value
     return panel.client.info.code
 
 
 def join(page_app: GameApp, code: str, name: str, seat: int) -> None:
     panel = open_forms(page_app)
-    panel.join_code.value = code.lower()
-    panel.join_name.value = name
-    panel.find_button.click()
-    sit = [b for b in panel.free_seats.children if b.description == f"Sit in seat {seat + 1}"]
-    assert sit, panel.join_note.text
+    panel.forms.join_code.value = code.lower()
+    panel.forms.join_name.value = name
+    panel.forms.find_button.click()
+    sit = [b for b in panel.forms.free_seats.children if b.description == f"Sit in seat {seat + 1}"]
+    assert sit, panel.forms.join_note.text
     sit[0].click()
     assert panel.active and panel.seat == seat
 
@@ -94,18 +94,18 @@ def reachable_state_text(root: Any) -> str:
 def test_two_pages_play_one_table_and_see_each_others_moves(store):
     ann = page(store)
     code = open_table(ann, ["human", "human", "greedy"])
-    assert "Waiting for 1 player" in ann.tables.turn_banner.value
+    assert "Waiting for 1 player" in ann.tables.panel.turn_banner.value
     ben = page(store)
     join(ben, code, "Ben", 1)
     tick(ann)
     assert ann.game is not None and ann.game is ann.tables.client.game
-    assert "Your turn!" in ann.tables.turn_banner.value
-    assert "Ann's turn" in ben.tables.turn_banner.value
+    assert "Your turn!" in ann.tables.panel.turn_banner.value
+    assert "Ann's turn" in ben.tables.panel.turn_banner.value
     # Ann keeps her tickets: Ben's page shows it at its next look.
     keep_offered(ann)
     tick(ben)
     assert ben.game.log[-1].startswith("Ann keeps")
-    assert "Your turn!" in ben.tables.turn_banner.value
+    assert "Your turn!" in ben.tables.panel.turn_banner.value
     # Ann cannot act on Ben's turn: refused, with whose turn it is.
     assert not ann.act(DrawBlind())
     assert "It is Ben&#x27;s turn, not yours" in ann.status.value
@@ -116,7 +116,7 @@ def test_two_pages_play_one_table_and_see_each_others_moves(store):
     assert ben.game.snapshot() == ann.game.snapshot()
     assert ann.act(DrawBlind()) and ann.act(DrawBlind())
     tick(ben)
-    assert len(ben.game.history) == 5 and "Your turn!" in ben.tables.turn_banner.value
+    assert len(ben.game.history) == 5 and "Your turn!" in ben.tables.panel.turn_banner.value
 
 
 def test_a_page_shows_only_its_own_seats_cards(store):
@@ -179,9 +179,9 @@ def test_leaving_a_table_and_coming_back_by_seat_code(store):
     seat_code = ben.tables.seat_code
     phone = page(store)
     open_forms(phone)
-    phone.tables.back_code.value = code
-    phone.tables.back_seat_code.value = seat_code
-    phone.tables.back_button.click()
+    phone.tables.forms.back_code.value = code
+    phone.tables.forms.back_seat_code.value = seat_code
+    phone.tables.forms.back_button.click()
     assert phone.tables.seat == 1 and phone.game is not None
     ben.tables._last_heartbeat = -1e9
     tick(ben)
@@ -279,8 +279,11 @@ def test_the_creator_starts_with_bots_and_gives_a_seat_to_a_bot_and_back(store):
     ann = page(store)
     open_table(ann, ["human", "human", "human"])
     panel = ann.tables
-    assert panel.creator_box.layout.display == "" and panel.start_now_button.layout.display == ""
-    panel.start_now_button.click()
+    buttons = panel.panel
+    assert (
+        buttons.creator_box.layout.display == "" and buttons.start_now_button.layout.display == ""
+    )
+    buttons.start_now_button.click()
     tick(ann)
     info = panel.client.info
     assert info.status == "playing" and [s.kind for s in info.seats] == [
@@ -291,17 +294,17 @@ def test_the_creator_starts_with_bots_and_gives_a_seat_to_a_bot_and_back(store):
     assert "The game starts" in panel.table_note.text
     keep_offered(ann)
     # Ann steps away: her seat goes to a bot, which keeps playing while she is gone.
-    panel.creator_seat.value = 0
-    panel.give_button.click()
+    panel.panel.creator_seat.value = 0
+    panel.panel.give_button.click()
     for _ in range(6):
         tick(ann)
-    assert "a greedy bot plays for them" in panel.seat_list.value
+    assert "(you; a greedy bot plays for you now)" in panel.panel.seat_list.value
     assert not ann.is_human(0) and len(ann.game.history) > 3
-    panel.take_back_button.click()
+    panel.panel.take_back_button.click()
     for _ in range(6):
         tick(ann)
     assert ann.is_human(ann.game.current_player) or ann.game.current_player != 0
-    assert "plays for them" not in panel.seat_list.value
+    assert "plays for" not in panel.panel.seat_list.value
 
 
 def test_a_hostile_page_gets_a_sentence_and_nothing_changes(store):
@@ -309,22 +312,22 @@ def test_a_hostile_page_gets_a_sentence_and_nothing_changes(store):
     code = open_table(ann, ["human", "human"])
     mallory = page(store)
     panel = open_forms(mallory)
-    panel.join_code.value = "x" * 100_000
-    panel.find_button.click()
-    assert "No table has this code" in panel.join_note.text and not panel.active
-    panel.join_code.value = code
-    panel.join_name.value = "M" * 41
-    panel.find_button.click()
-    sit = panel.free_seats.children[0]
+    panel.forms.join_code.value = "x" * 100_000
+    panel.forms.find_button.click()
+    assert "No table has this code" in panel.forms.join_note.text and not panel.active
+    panel.forms.join_code.value = code
+    panel.forms.join_name.value = "M" * 41
+    panel.forms.find_button.click()
+    sit = panel.forms.free_seats.children[0]
     sit.click()
-    assert "at most 40" in panel.join_note.text and not panel.active
-    panel.join_name.value = "Ann"
+    assert "at most 40" in panel.forms.join_note.text and not panel.active
+    panel.forms.join_name.value = "Ann"
     sit.click()
-    assert "already called Ann" in panel.join_note.text and not panel.active
+    assert "already called Ann" in panel.forms.join_note.text and not panel.active
     for _ in range(10):
-        panel.join_code.value = "AAA AAA"
-        panel.find_button.click()
-    assert "too many wrong codes" in panel.join_note.text.lower()
+        panel.forms.join_code.value = "AAA AAA"
+        panel.forms.find_button.click()
+    assert "too many wrong codes" in panel.forms.join_note.text.lower()
     assert store.table(code).seats[1].free
 
 
@@ -424,11 +427,11 @@ def test_the_coach_at_a_table_speaks_to_its_own_seat_and_explains_the_bots(store
 def test_a_table_opened_for_a_graded_game_has_no_coach(store):
     ann = page(store)
     panel = open_forms(ann)
-    panel.seat_count.value = 2
-    panel.seat_pickers[1].value = "greedy"
-    panel.creator_name.value = "Ann"
-    panel.coach_allowed.value = False
-    panel.open_button.click()
+    panel.forms.seat_count.value = 2
+    panel.forms.seat_pickers[1].value = "greedy"
+    panel.forms.creator_name.value = "Ann"
+    panel.forms.coach_allowed.value = False
+    panel.forms.open_button.click()
     assert panel.active
     assert ann.coach.toggle.disabled and "switched off" in ann.coach.body.value
     ann.tables.leave()
@@ -443,10 +446,10 @@ def test_the_creator_and_the_teacher_switch_a_tables_coach_during_the_game(store
     join(ben, code, "Ben", 1)
     tick(ann)
     assert not ben.coach.toggle.disabled
-    ann.tables.coach_button.click()  # the creator: a graded game from now on
+    ann.tables.panel.coach_button.click()  # the creator: a graded game from now on
     tick(ann, ben)
     assert ben.coach.toggle.disabled and "switched off" in ben.coach.body.value
-    assert ann.tables.coach_button.description == "Let players open the coach"
+    assert ann.tables.panel.coach_button.description == "Let players open the coach"
     teacher = teacher_page(store)
     assert "coach off" in teacher.tables_html.value
     teacher.picker.value = ann.tables.client.table_id
@@ -504,8 +507,8 @@ def test_a_page_that_plays_no_seat_gets_no_coaching_for_any_seat(store):
     tab.coach.toggle.value = True
     assert tab.coach.seat.options == (("2 Ben", 1),) and "My plan" in tab.coach.body.value
     # A bot stands in for Cleo: her page plays no seat until she takes it back.
-    ann.tables.creator_seat.value = 2
-    ann.tables.give_button.click()
+    ann.tables.panel.creator_seat.value = 2
+    ann.tables.panel.give_button.click()
     tick(cleo)
     cleo.coach.toggle.value = True
     assert cleo.coach.seat.options == () and _coach_leaks(cleo, 0) == []
@@ -514,11 +517,11 @@ def test_a_page_that_plays_no_seat_gets_no_coaching_for_any_seat(store):
 def test_a_creator_who_watches_gets_no_coaching_while_the_game_runs(store):
     ann = page(store)
     panel = open_forms(ann)
-    panel.seat_count.value = 2
-    panel.seat_pickers[0].value = "greedy"
-    panel.seat_pickers[1].value = "greedy"
-    panel.creator_plays.value = False
-    panel.open_button.click()
+    panel.forms.seat_count.value = 2
+    panel.forms.seat_pickers[0].value = "greedy"
+    panel.forms.seat_pickers[1].value = "greedy"
+    panel.forms.creator_plays.value = False
+    panel.forms.open_button.click()
     assert panel.active and panel.seat is None
     tick(ann)
     tick(ann)

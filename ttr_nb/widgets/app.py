@@ -35,6 +35,7 @@ from .board_art import outline_routes
 from .coach_panel import CoachPanel
 from .controls import Note, Prompt, count
 from .files import FilesPanel
+from .links import LinkReader, follow_link
 from .play import CardsPanel, ClaimPanel, HandPanel, OfferPanel, TurnHeader
 from .safety import CallbackGuard
 from .scroll import Scroller
@@ -115,6 +116,8 @@ class GameApp(BotTurns):
         self.scroller = Scroller()
         self.prompt.on_open.append(lambda: self.scroller.show(".ttr-prompt"))
         self.tables = TablePlay(self, store_factory)
+        self.links = LinkReader()  # the page's address: a link to a table, a map, a tutorial
+        self.links.on_link(self.guard(lambda query, base: follow_link(self, query, base)))
         self._build_layout()
         self.start()
 
@@ -140,9 +143,10 @@ class GameApp(BotTurns):
         )
         self.new_game_box.set_title(0, "New game: map, players, seed")
         self.new_game_box.selected_index = None
-        self.play_column = widgets.VBox(
+        # Everything about the game; hidden at a table still waiting for its players (the
+        # table's panel, above it, is then the whole column).
+        self.game_panels = widgets.VBox(
             [
-                self.tables.table_box,
                 self.prompt.widget,
                 self.result_html,
                 self.coach.review_widget,
@@ -157,7 +161,10 @@ class GameApp(BotTurns):
                 self.coach.widget,
                 self.bot_panel.widget,
             ],
-            _dom_classes=["ttr-play-column"],
+            _dom_classes=["ttr-game-panels"],
+        )
+        self.play_column = widgets.VBox(
+            [self.tables.table_box, self.game_panels], _dom_classes=["ttr-play-column"]
         )
         self.board_column = widgets.VBox(
             [self.board.widget, self.explore_note], _dom_classes=["ttr-board-column"]
@@ -198,6 +205,7 @@ class GameApp(BotTurns):
                 self.scroller,
                 self.tables.keeper,
                 self.tables.timer,
+                self.links,
             ],
             _dom_classes=["ttr-app"],
         )
@@ -651,12 +659,16 @@ class GameApp(BotTurns):
             self.about_html.value = panels.about_html(
                 self.map, self.map.id in playable_maps(), self.board.geometry.moved_places
             )
-        for box in (self.play_column, self.timeline.widget, self.log_html):
+        at_table = self.tables.active  # a table waiting for players has no game yet
+        for box in (self.timeline.widget, self.log_html):
             box.layout.display = "" if playable else "none"
-        self.explore_note.value = "" if playable else panels.explore_html(self.map)
+        self.play_column.layout.display = "" if playable or at_table else "none"
+        self.game_panels.layout.display = "" if playable else "none"
+        self.explore_note.value = "" if playable or at_table else panels.explore_html(self.map)
         if view is None:
             self.board.set_pieces(BoardPieces())
-            self._set_status(message or "Explore mode.", bad)
+            self.tables.render()
+            self._set_status(message or self.tables.idle_text() or "Explore mode.", bad)
             return
         self.draw_board()  # first: it is what the learner watches after a click
         for panel in (self.turn, self.offer, self.claim, self.cards, self.hand):
