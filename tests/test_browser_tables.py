@@ -32,6 +32,7 @@ from browser import (
 from table_steps import act, open_forms, wait_text
 
 from ttr_nb import load_map
+from ttr_nb.widgets.board import route_choices
 
 MAX_ACTIONS = 600  # a 3-player USA game takes about 200 actions
 
@@ -114,7 +115,8 @@ def play_turn(page: Any) -> None:
         best = max(routes, key=lengths.__getitem__)
         picker = page.locator(".ttr-route-picker select")
         labels = [t.replace("\xa0", " ") for t in picker.locator("option").all_text_contents()]
-        picker.select_option(index=next(i for i, t in enumerate(labels) if t.endswith(f" #{best}")))
+        label = next(text for text, rid in route_choices(load_map("usa")) if rid == best)
+        picker.select_option(index=labels.index(label))
         page.locator("button.ttr-claim:enabled").wait_for(timeout=WAIT_MS)
         act(page, "button.ttr-claim")
         return

@@ -513,10 +513,10 @@ def result_html(
         for c in components
     ]
     # The trail lengths only where they score (their bonus decides): elsewhere a
-    # "longest trail" row would look like part of the score.
+    # "longest path" row would look like part of the score.
     trails = game.rules.longest_paths(state) if scores_longest_trail(game) else None
     if trails is not None:
-        body.append(line("longest trail (spaces)", trails, "ttr-aside"))
+        body.append(line("longest path (spaces)", trails, "ttr-aside"))
     winners = [names[i] for i in result["winners"]]
     decided = result["decided_by"]
     if decided == "shared victory":
