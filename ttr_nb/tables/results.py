@@ -154,7 +154,7 @@ def _tickets(game: Any, ids: list[int]) -> str:
     names = []
     for ticket_id in ids:
         ticket = game.map.ticket_by_id[ticket_id]
-        places = "–".join(game.map.place_name(p) for p in ticket.cities)
+        places = " → ".join(game.map.place_name(p) for p in ticket.cities)  # as on the page
         names.append(f"{places} ({ticket.points})")
     return "; ".join(names)
 

@@ -699,6 +699,9 @@ class GameApp(BotTurns):
 
     def _render_claim_only(self) -> None:
         self.claim.render(self.shown)
+        if self.board.selected is not None:  # beside the board: the route and how to pay
+            self.scroller.show(".ttr-selected", min_width=901)
+            self.scroller.show("button.ttr-claim", min_width=901)
 
     def draw_board(self) -> None:
         shown = self.shown

@@ -281,7 +281,7 @@ def app_base(page_base: str | None, environ: Any = None, teacher: bool = False) 
 
 LINK_CSS = """<style>
 .ttr-link-box { align-items: flex-start; }
-.ttr-link-words a { overflow-wrap: anywhere; }
+.ttr-link-words a { overflow-wrap: anywhere; color: #1a5fb4; text-decoration: underline; }
 .ttr-link-qr svg { width: 168px; height: 168px; display: block; }
 .ttr-link-box.ttr-qr-big { position: fixed !important; inset: 0; z-index: 10000;
   background: #fff; align-items: center !important; justify-content: center;

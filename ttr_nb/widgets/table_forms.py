@@ -211,6 +211,11 @@ class TableForms:
             "type your name, then take a free seat.</div>"
         )
         self.find_table()
+        if self.free_seats.children:
+            self.play.app.say(
+                f"Your link opens table {show_code(code)}: type your name under Play with "
+                "others, then take a free seat."
+            )
         self.play.app.scroller.show(".ttr-table-join-name")
 
     # ------------------------------------------------------------------ opening and joining

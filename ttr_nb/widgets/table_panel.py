@@ -34,7 +34,7 @@ TABLE_CSS = """<style>
 .ttr-table-details .p-Accordion-child, .ttr-table-details .lm-AccordionPanel { padding: 4px; }
 @keyframes ttr-your-turn { 50% { background: #66bb6a; } }
 </style>"""
-DETAILS_TITLE = "The table: seats, link and QR code, your seat code"
+DETAILS_TITLE = "The table: seats, link, QR code"
 
 
 class TablePanel:
@@ -97,9 +97,9 @@ class TablePanel:
                 widgets.VBox(
                     [
                         self.seat_list,
-                        self.seat_code_line,
-                        self.link.widget,
                         self.creator_box,
+                        self.link.widget,
+                        self.seat_code_line,
                         self.leave_button,
                     ]
                 )
@@ -240,15 +240,16 @@ class TablePanel:
             "Switch the coach off" if info.coach else "Let players open the coach"
         )
         self.coach_button.layout.display = "none" if info.status == "over" else ""
-        # The class needs the link while the table fills; later it is one click away.
-        if info.status == "open" and not watching:
+        # The class needs the link while the table fills (and for a seat freed later, one
+        # click away under the table's details).
+        if info.status in ("open", "playing") and not watching:
             base = play.page_base
             self.link.show(
                 table_link(base, info.code) if base else None,
                 show_code(info.code),
                 f"Table {show_code(info.code)}",
             )
-        elif info.status != "open":
+        else:
             self.link.clear()
         if info.status != self._status_shown:
             # Unfolded while there is no game to play (waiting, over, closed), folded while

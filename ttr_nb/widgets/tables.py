@@ -209,7 +209,7 @@ class TablePlay:
         self.table_box.layout.display = ""
         self.forms.show(False)
         self.timer.playing = True
-        self.app.open_table(self.client, f"Table {show_code(seated.code)}: you watch.")
+        self.app.open_table(self.client, "")  # the table's header says which table
 
     def failed(self, note: Note, exc: Exception) -> None:
         """Say why a request failed, beside the form and in the status line."""
