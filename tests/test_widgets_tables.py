@@ -21,6 +21,7 @@ from app_steps import keep_offered
 from ttr_nb import DrawBlind, KeepTickets
 from ttr_nb.coach.plan import ticket_name
 from ttr_nb.tables import TableStore
+from ttr_nb.tables.codes import show_code
 from ttr_nb.widgets import GameApp
 
 
@@ -560,3 +561,205 @@ def test_the_teachers_page_frees_a_squatted_seat_and_shows_the_stores_size(store
     assert "Seat 2" in teacher.note.text and "free again" in teacher.note.text
     seats = store.table_by_id(ann.tables.client.table_id).seats
     assert seats[1].free and seats[0].name == "Ann"
+
+
+# ------------------------------------------------------------------ issue 40: at a table
+def test_a_table_waiting_for_players_shows_its_panel_and_nothing_of_a_game(store):
+    """Items 1 and 2: from opening the table to its start, the play column shows the
+    table's panel (code, seats, Start now, Close, Leave), and nothing says the rules are
+    missing; Save game says why there is nothing to save."""
+    ann = page(store)
+    code = open_table(ann, ["human", "human", "human"])
+    panel = ann.tables.panel
+    assert ann.play_column.layout.display == "" and ann.tables.table_box.layout.display == ""
+    assert ann.game_panels.layout.display == "none"  # no turn, cards or tickets yet
+    assert panel.details.selected_index == 0  # unfolded: the seats and buttons in view
+    for shown in (panel.creator_box, panel.start_now_button, panel.close_button):
+        assert shown.layout.display in ("", None)
+    assert "Leave the table" in panel.leave_button.description
+    assert "not implemented" not in ann.explore_note.value and ann.explore_note.value == ""
+    assert show_code(code) in ann.status.value and "Start now" in ann.status.value
+    ann.files.save_to_text()
+    assert "Nothing to save yet" in ann.files.note.text and "Nothing to save yet" in (
+        ann.status.value
+    )
+
+
+def test_a_table_closed_while_waiting_shows_one_state(store):
+    """Item 3: the teacher closes a table still waiting for players; its page says it was
+    closed, and neither that the game starts nor whose turn it is."""
+    ann = page(store)
+    open_table(ann, ["human", "human"])
+    teacher = teacher_page(store)
+    teacher.close(ann.tables.client.table_id)
+    tick(ann)
+    assert ann.game is None and ann.game_panels.layout.display == "none"
+    state = widget_state_text(ann)
+    assert "This table was closed" in ann.tables.panel.turn_banner.value
+    assert "Everyone is here" not in state and "To move" not in state
+    assert "was closed" in ann.status.value
+    assert ann.tables.panel.leave_button.description == "Back to a game of your own"
+    assert ann.tables.panel.creator_box.layout.display == "none"
+
+
+def test_the_creators_seat_list_and_notes_start_fresh_at_each_table(store):
+    """Items 4 and 5: the creator's Seat list names a seat from the start; a give with no
+    seat says to pick one; a note about one table is gone at the next."""
+    ann = page(store)
+    open_table(ann, ["human", "human", "human"])
+    panel = ann.tables.panel
+    assert panel.creator_seat.value == 0  # Ann's own seat, the only player's yet
+    panel.start_now_button.click()
+    tick(ann)
+    panel.give_button.click()
+    assert "A greedy bot plays seat 1" in panel.note.text
+    panel.creator_seat.options = []  # as a page with no player seat listed
+    panel.give_button.click()
+    assert "Pick a seat" in panel.note.text and "could not be reached" not in panel.note.text
+    ann.tables.leave()
+    open_table(ann, ["human", "human"])
+    assert ann.tables.panel.note.text == ""
+
+
+def test_words_at_a_table(store):
+    """Item 8: a bot's seat is named once; a joiner is not told to read the code out; the
+    page that starts the game says so as the others do; the turn line counts rounds; the
+    forms are not offered while seated; a finished table's page offers no seat to keep."""
+    ann = page(store)
+    code = open_table(ann, ["human", "human", "search"])
+    seats = ann.tables.panel.seat_list.value
+    assert "Bot 3 (search)" in seats and "search bot" not in seats
+    assert ann.tables.forms_box.layout.display == "none"
+    ben = page(store)
+    join(ben, code, "Ben", 1)
+    assert "Read" not in ben.status.value and "read out" not in ben.status.value.lower()
+    assert "Everyone is here: the game starts." in ben.status.value
+    tick(ann)
+    assert "Everyone is here: the game starts." in ann.status.value
+    keep_offered(ann)
+    tick(ben)
+    keep_offered(ben)
+    for _ in range(3):
+        tick(ann, ben)
+    turn = ann.turn.widget.value
+    assert "round 1, move" in turn and "turn 1" not in turn
+    game = ann.game
+    while game is not None and not game.is_over:
+        mover = ann if game.current_player == 0 else ben if game.current_player == 1 else None
+        if mover is None:
+            tick(ann)
+        else:
+            mover.act(mover.game.legal_actions()[0])
+        tick(ann, ben)
+        game = ann.game
+    assert ann.tables.panel.leave_button.description == "Back to a game of your own"
+
+
+def test_the_coach_switched_off_at_a_table_says_who_can_switch_it_on(store):
+    """Item 8: not "a setting of New game", and the disabled button says why."""
+    ann = page(store)
+    panel = open_forms(ann)
+    panel.forms.seat_count.value = 2
+    panel.forms.seat_pickers[1].value = "greedy"
+    panel.forms.creator_name.value = "Ann"
+    panel.forms.coach_allowed.value = False
+    panel.forms.open_button.click()
+    body = ann.coach.body.value
+    assert "New game" not in body and "creator or the teacher" in body
+    assert ann.coach.toggle.disabled and "creator or the teacher" in ann.coach.toggle.tooltip
+
+
+def test_a_tables_csv_writes_tickets_as_the_page_does(store):
+    """Item 8: tickets were "A → B" on the page and "A–B" in the CSV."""
+    from ttr_nb.tables.client import TableClient
+    from ttr_nb.tables.results import class_results
+
+    made = store.create_table("usa", ["greedy", "greedy"], None, session="t", seed=5)
+    table = TableClient(store, made.table_id)
+    while not table.game.is_over:
+        table.move_bots(max_moves=500)
+    done = " ".join(r["tickets done"] + r["tickets missed"] for r in class_results(store))
+    assert " → " in done and "–" not in done
+
+
+def test_the_route_list_names_routes_in_words(store):
+    """Item 8: "Dallas–Houston (1 gray) #25": no internal number; the two tracks of a
+    double route that read alike are told apart."""
+    ann = page(store)
+    labels = [label for label, _ in ann.board.route_picker.options]
+    assert not [label for label in labels if "#" in label]
+    assert "Dallas–Houston (1 gray), track 1 of 2" in labels
+    assert len(set(labels)) == len(labels)
+
+
+def test_the_teachers_picker_takes_the_first_table_and_the_watch_view_says_it_once(store):
+    """Items 9 and 10: with one table, Watch works without picking; the watch view has no
+    second title and no second "Watching table" line."""
+    ann = page(store)
+    code = open_table(ann, ["human", "human"])
+    teacher = teacher_page(store)
+    assert teacher.picker.value == ann.tables.client.table_id
+    teacher.watch_button.click()
+    assert teacher.app is not None and teacher.app.tables.active
+    assert "Watching" not in teacher.note.text and "Watching" not in teacher.app.status.value
+    assert show_code(code) in teacher.app.tables.panel.header.value
+    shown = reachable_state_text(teacher.widget)
+    assert ".ttr-teacher-watch-box .ttr-title-box { display: none" in shown
+    teacher.picker.options = []  # no table left in the list
+    teacher.watch_button.click()
+    assert "Pick a table in the list first." in teacher.note.text
+
+
+# ------------------------------------------------------------------ issue 41: links
+def follow(app: GameApp, query: str, origin: str = "http://10.0.0.5:8866") -> None:
+    """As the page's own script tells the kernel its address."""
+    app.links._received(None, {"kind": "link", "query": query, "origin": origin, "path": "/"}, None)
+
+
+def test_a_tables_link_opens_its_seat_choice(store):
+    ann = page(store)
+    code = open_table(ann, ["human", "human", "greedy"])
+    follow(ann, "")  # the creator's page learns its own address: it shows the link
+    link = f"http://10.0.0.5:8866/?table={code}"
+    assert link in ann.tables.panel.link.words.value
+    assert ann.tables.panel.link.qr.value.startswith("<svg")
+    ben = page(store)
+    follow(ben, f"?table={code[:3].lower()}-{code[3:].lower()}")
+    forms = ben.tables.forms
+    assert ben.tables.forms_box.selected_index == 0  # Play with others, open
+    assert [b.description for b in forms.free_seats.children] == ["Sit in seat 2"]
+    assert "Your link opens table" in ben.status.value
+    forms.join_name.value = "Ben"
+    forms.free_seats.children[0].click()
+    assert ben.tables.seat == 1
+    tick(ann)
+    assert ann.game is not None  # everyone is here
+
+
+def test_a_link_is_untrusted_input(store):
+    """A malformed code reaches no store; a well-formed wrong one goes through the store's
+    rate-limited lookup (it counts as a wrong code); no link gives a seat."""
+    from ttr_nb.tables.schema import events_t
+
+    ann = page(store)
+    follow(ann, "?table=../../etc/passwd")
+    assert "names no table code" in ann.status.value and not ann.tables.active
+    import sqlalchemy as sa
+
+    with store.engine.begin() as conn:
+        before = conn.execute(sa.select(sa.func.count()).select_from(events_t)).scalar()
+    bob = page(store)
+    follow(bob, "?table=AAAAAA")
+    assert "No table has this code" in bob.tables.forms.join_note.text
+    with store.engine.begin() as conn:
+        after = conn.execute(sa.select(sa.func.count()).select_from(events_t)).scalar()
+    assert after == before + 1 and not bob.tables.active
+    mallory = page(store)
+    follow(mallory, "?map=usa", origin="javascript:alert(1)")
+    assert mallory.tables.page_base is None  # no address to make links with
+
+
+def test_a_map_link_starts_a_game_on_that_map(store):
+    app = page(store)
+    follow(app, "?map=germany")
+    assert app.game is not None and app.game.map.id == "germany"

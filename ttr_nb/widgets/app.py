@@ -667,6 +667,8 @@ class GameApp(BotTurns):
         self.explore_note.value = "" if playable or at_table else panels.explore_html(self.map)
         if view is None:
             self.board.set_pieces(BoardPieces())
+            for panel in (self.turn, self.offer, self.claim, self.cards, self.hand):
+                panel.render(shown)  # nothing of a game stays behind
             self.tables.render()
             self._set_status(message or self.tables.idle_text() or "Explore mode.", bad)
             return

@@ -219,7 +219,7 @@ class TablePanel:
         self.seat_list.value = seats_html(info, me, game.current_player if game else None)
         self.turn_banner.value = turn_html(info, game, me, play.elsewhere)
         self.take_over_button.layout.display = "" if play.elsewhere else "none"
-        ended = info.status in ("over", "closed")
+        ended = info.status in ("over", "closed") or (game is not None and game.is_over)
         self.leave_button.description = (
             "Back to a game of your own"
             if ended or me is None
