@@ -286,7 +286,7 @@ LINK_CSS = """<style>
 .ttr-link-box.ttr-qr-big { position: fixed !important; inset: 0; z-index: 10000;
   background: #fff; align-items: center !important; justify-content: center;
   overflow: auto; padding: 2vh 2vw; box-sizing: border-box; }
-.ttr-link-box.ttr-qr-big .ttr-link-qr svg { width: min(78vh, 94vw); height: min(78vh, 94vw); }
+.ttr-link-box.ttr-qr-big .ttr-link-qr svg { width: min(72vh, 94vw); height: min(72vh, 94vw); }
 .ttr-link-box.ttr-qr-big .ttr-link-words { font-size: min(3.2vh, 4vw); text-align: center; }
 .ttr-link-box.ttr-qr-big .ttr-link-words b { font-size: 1.6em; letter-spacing: 0.08em; }
 </style>"""

@@ -366,7 +366,7 @@ class TeacherPage:
             try:
                 info = self.store.table_by_id(table_id)
             except TableError:
-                info = None
+                return  # the store did not answer just now: keep what is shown
         if info is None or info.status not in ("open", "playing") or self.page_base is None:
             self.link_box.clear()
             return
