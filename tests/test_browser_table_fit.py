@@ -79,24 +79,24 @@ def tables_url(tmp_path_factory: pytest.TempPathFactory) -> str:
 @pytest.fixture(scope="module")
 def server(tables_url: str) -> Iterator[str]:
     env = {"TTR_TABLES_URL": tables_url}
-    with serving(log_name="voila-table-fit.log", warm=2, env=env) as v:
+    with serving(log_name="voila-table-fit.log", warm=3, env=env) as v:
         yield v.url
 
 
 @pytest.fixture(scope="module")
 def devices(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """A laptop and a phone: two browser profiles (each keeps its own seat)."""
+    """Two laptops and a phone: three browser profiles (each keeps its own seat)."""
     executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
     with sync_api.sync_playwright() as p:
         made = {
             name: p.chromium.launch_persistent_context(
-                str(tmp_path_factory.mktemp(f"profile-{name}")),
+                str(tmp_path_factory.mktemp("profile-" + name.replace(" ", "-"))),
                 executable_path=executable,
                 headless=True,
                 args=CHROMIUM_FLAGS,
                 viewport={"width": size[0], "height": size[1]},
             )
-            for name, size in (("laptop", LAPTOP), ("phone", PHONE))
+            for name, size in (("laptop", LAPTOP), ("phone", PHONE), ("laptop 2", LAPTOP))
         }
         try:
             yield made
@@ -154,11 +154,11 @@ def test_a_table_fits_a_laptop_and_a_phone_joins_it_by_its_link(server, devices)
         for box in boxes:
             assert not box["cut"] and box["right"] <= width, f"cut at {width}: {box}"
     ann.set_viewport_size({"width": LAPTOP[0], "height": LAPTOP[1]})
-    ann.locator(".ttr-table-seats select").select_option(label="2")
+    ann.locator(".ttr-table-seats select").select_option(label="3")
     ann.locator(".ttr-table-creator-name input").fill("Ann")
     ann.locator(".ttr-table-creator-name input").press("Enter")
     ann.locator(".ttr-table-open").click()
-    wait_text(ann, ".ttr-table-turn", "Waiting for 1 player")
+    wait_text(ann, ".ttr-table-turn", "Waiting for 2 players")
     ann.locator(".ttr-table-link .ttr-link-qr svg").wait_for(timeout=WAIT_MS)
     ann.evaluate(JS_SCROLL_TOP)
     window_shot(ann, "table-fit-waiting-1366.png")
@@ -185,6 +185,16 @@ def test_a_table_fits_a_laptop_and_a_phone_joins_it_by_its_link(server, devices)
     ben.locator(".ttr-table-sit-1").click()
     wait_text(ben, ".ttr-table-code", "you are seat 2")
     assert not ben.locator(".ttr-tables").is_visible()  # item 8: no forms while seated
+    # Cleo opens it on a laptop.
+    cleo = open_page(devices["laptop 2"], link)
+    cleo.locator(".ttr-table-sit-2").wait_for(timeout=WAIT_MS)
+    cleo.evaluate(JS_SCROLL_TOP)
+    window_shot(cleo, "table-fit-link-1366.png")
+    assert seen(cleo, ".ttr-table-join-name input") and seen(cleo, ".ttr-table-sit-2")
+    cleo.locator(".ttr-table-join-name input").fill("Cleo")
+    cleo.locator(".ttr-table-join-name input").press("Enter")
+    cleo.locator(".ttr-table-sit-2").click()
+    wait_text(cleo, ".ttr-table-code", "you are seat 3")
 
     # Ann's turn: her tickets and Keep beside the whole board.
     wait_text(ann, ".ttr-table-turn", "Your turn!")
@@ -204,6 +214,13 @@ def test_a_table_fits_a_laptop_and_a_phone_joins_it_by_its_link(server, devices)
     for i in range(boxes.count()):
         boxes.nth(i).check()
     act(ben, "button.ttr-keep")
+    wait_text(cleo, ".ttr-table-turn", "Your turn!")
+    boxes = cleo.locator(".ttr-offer .widget-checkbox input")
+    for i in range(boxes.count()):
+        boxes.nth(i).check()
+    act(cleo, "button.ttr-keep")
+    no_errors(cleo)
+    cleo.close()
 
     # Ann clicks a route she can claim on the board: Pay with and Claim, beside the board.
     wait_text(ann, ".ttr-table-turn", "Your turn!")

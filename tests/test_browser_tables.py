@@ -207,10 +207,30 @@ def test_three_pages_play_one_table_to_the_end(server, browsers):
 
 
 def leave_if_seated(page: Any) -> None:
-    """A profile that sat at a table comes back to it on opening: leave it first."""
-    if page.locator(".ttr-table-leave").is_visible():
-        page.locator(".ttr-table-leave").click()
-        page.locator(".ttr-table-box").wait_for(state="hidden", timeout=WAIT_MS)
+    """A profile that sat at a table comes back to it on opening (its browser sends the
+    seat's token once the page is up): leave it first."""
+    try:
+        page.locator(".ttr-table-box").wait_for(state="visible", timeout=15_000)
+    except sync_api.TimeoutError:
+        return  # this browser keeps no seat
+    if not page.locator(".ttr-table-leave").is_visible():  # folded while a game runs
+        page.locator(".ttr-table-details").get_by_text("The table:").click()
+    page.locator(".ttr-table-leave").click()
+    page.locator(".ttr-table-box").wait_for(state="hidden", timeout=WAIT_MS)
+
+
+def solo_tickets(page: Any) -> set[str]:
+    """The tickets offered in the game a page starts by itself (its seed in the status)."""
+    import re
+
+    from ttr_nb import new_game
+
+    seed = re.search(r"seed (\d+)", page.locator(".ttr-status-box").inner_text())
+    if seed is None:
+        return set()
+    game = new_game("usa", players=3, seed=int(seed.group(1)))
+    cities = (game.map.ticket_by_id[t].cities for t in game.state.players[0].offer)
+    return {" → ".join(game.map.place_name(c) for c in ends) for ends in cities}
 
 
 def ticket_forms(trip: str) -> list[str]:
@@ -238,6 +258,7 @@ def test_one_seat_never_receives_another_seats_tickets(server, browsers):
     wait_text(ann, ".ttr-table-turn", "Waiting for 1 player")
     code = ann.locator(".ttr-table-code b").inner_text()
     ben = open_page(browsers[1], server, frames)
+    solo = solo_tickets(ben)  # the game a page starts on its own, before it sits
     leave_if_seated(ben)
     open_forms(ben)
     ben.locator(".ttr-table-join-code input").fill(code)
@@ -246,6 +267,7 @@ def test_one_seat_never_receives_another_seats_tickets(server, browsers):
     ben.locator(".ttr-table-find").click()
     ben.locator(".ttr-table-sit-1").click()
     wait_text(ann, ".ttr-table-turn", "Your turn!")
+    solo_frames = [(0, len(frames), solo)]
     offered = [t.strip() for t in ann.locator(".ttr-offer .widget-checkbox").all_inner_texts()]
     assert len(offered) == 3, offered
     ann.locator(".ttr-offer .widget-checkbox input").first.check()
@@ -260,8 +282,11 @@ def test_one_seat_never_receives_another_seats_tickets(server, browsers):
     assert [s.replace("\xa0", " ") for s in seats] == ["2 Ben"]
     shoot(ben, "tables-coach-ben.png")
     # Ben opens a second tab: it comes back to his seat and takes it over.
+    opened = len(frames)
     tab = open_page(browsers[1], server, frames)
+    tab_solo = solo_tickets(tab)
     wait_text(tab, ".ttr-table-turn", "Your turn!", timeout=60_000)
+    solo_frames.append((opened, len(frames), tab_solo))
     wait_text(ben, ".ttr-status-box", "another tab", timeout=60_000)  # its next heartbeat
     if not ben.locator(".ttr-coach-toggle").get_attribute("class").count("mod-active"):
         ben.locator(".ttr-coach-toggle").click()
@@ -279,11 +304,17 @@ def test_one_seat_never_receives_another_seats_tickets(server, browsers):
         trip = text.split(" (")[0]
         assert any(form in received for form in ticket_forms(trip)), trip
     assert "Ben" in dom
+    # Before a page sits it shows a game of its own (a random seed): its tickets may be
+    # Ann's by chance, and only there may they appear.
+    at_table = [f for i, f in enumerate(frames) if not any(a <= i < b for a, b, _ in solo_frames)]
     for text in offered:
         trip = text.split(" (")[0]
         for form in ticket_forms(trip):
-            assert form not in received, f"Ben's pages received Ann's ticket {trip}"
+            assert form not in decoded(at_table), f"Ben's pages received Ann's ticket {trip}"
             assert form not in dom, f"Ben's page shows Ann's ticket {trip}"
+            for start, end, own in solo_frames:
+                if trip not in own:
+                    assert form not in decoded(frames[start:end]), f"{trip} reached Ben"
 
 
 def test_the_teachers_page_lists_watches_and_exports(teacher_server, browsers):

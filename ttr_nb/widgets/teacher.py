@@ -505,8 +505,9 @@ def tables_table(rows: list[dict[str, Any]]) -> str:
             name = html.escape(seat.name) if seat.name else "<i>free</i>"
             if seat.away:
                 name += " <span class='ttr-note'>(away)</span>"
-            if seat.kind != "human":
-                name += f" <span class='ttr-note'>({html.escape(seat.kind)} bot)</span>"
+            if seat.stand_in:  # graded games: who really plays this seat now
+                stand_in = html.escape(seat.stand_in)
+                name += f" <span class='ttr-note'>(a {stand_in} bot plays for them now)</span>"
             if row["scores"]:
                 name += f": {row['scores'][i]}"
             players.append(name)
