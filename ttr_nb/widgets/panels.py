@@ -136,6 +136,9 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
   .ttr-app:not(.ttr-tall-board) > * { flex: 0 0 100% !important; min-width: 0; }
   .ttr-app:not(.ttr-tall-board) > .ttr-new-game,
   .ttr-app:not(.ttr-tall-board) > .ttr-tables { flex: 1 1 300px !important; }
+  /* Opened, either takes the whole line (its form is wide; the other stays beside it). */
+  .ttr-app:not(.ttr-tall-board) > :is(.ttr-new-game, .ttr-tables):has(
+    .jupyter-widget-Collapse-open) { flex-basis: 100% !important; }
   .ttr-app:not(.ttr-tall-board) .ttr-left { flex: 0 1 auto !important; width: min-content;
     flex-flow: column nowrap !important; } /* as wide as the board: the rest is play's */
   .ttr-app:not(.ttr-tall-board) .ttr-history-column { flex: 0 0 auto !important;

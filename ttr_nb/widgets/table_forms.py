@@ -34,7 +34,8 @@ SEAT_CHOICES = [
 ]
 FORMS_CSS = """<style>
 .ttr-tables .widget-checkbox, .ttr-tables .widget-checkbox label { height: auto; }
-.ttr-tables .widget-checkbox label { white-space: normal; } /* wrap, never cut */
+.ttr-tables .widget-checkbox { width: auto !important; max-width: 100%; }
+.ttr-tables .widget-checkbox label { white-space: normal; line-height: 1.35; } /* never cut */
 .ttr-table-link-note { background: #eef5ff; border: 1px solid #b8cff0; border-radius: 6px;
   padding: 6px 10px; }
 </style>"""
