@@ -37,7 +37,7 @@ app: setup
 # TTR_TEACHER_PASSWORD_HASH, from the environment; never from the repository).
 TEACHER_PORT ?= 8867
 teacher: setup
-	$(BIN)/python -m ttr_nb.teacher_server --host $(HOST) --port $(TEACHER_PORT) -- \
+	TTR_APP_PORT=$(PORT) $(BIN)/python -m ttr_nb.teacher_server --host $(HOST) --port $(TEACHER_PORT) -- \
 	  --ClassroomKernelManager.warm_kernels=1
 
 # A class arriving: VISITORS real Chromium pages within SPREAD seconds, then the server alone

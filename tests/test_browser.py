@@ -222,7 +222,7 @@ def test_human_plays_by_clicking(page: Any, voila: Voila, map_name: str) -> None
     assert "Tickets" in result and "total" in result
     # The longest trails are shown (and outlined) only on a map that scores them.
     bonuses = [b["id"] for b in game_map.components.get("bonuses", [])]
-    assert ("longest trail" in result) == ("longest_path" in bonuses)
+    assert ("longest path (spaces)" in result) == ("longest_path" in bonuses)
     shoot(page, f"{map_name}-game-over.png")
     no_errors(page)
 

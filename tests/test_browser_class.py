@@ -139,7 +139,7 @@ def test_the_end_screen_explains_the_score_beside_the_board(page: Any) -> None:
     at_width(page, 1366, 768)
     assert page.evaluate(JS_IN_VIEW, ".ttr-winner"), "the winner is not in view"
     result = page.locator(".ttr-result").inner_text()
-    assert "completed" in result and "missed" in result and "longest trail" in result
+    assert "completed" in result and "missed" in result and "longest path" in result
     assert "everyone" in result or "No player could" in result  # how the game ended
     window_shot(page, "class-end-1366.png")
     page.set_viewport_size(VIEWPORT)

@@ -37,6 +37,7 @@ from browser import (
 from ttr_nb import ClaimRoute, Game, available_maps, new_game
 from ttr_nb.bots import make_bot
 from ttr_nb.rules.maerklin import MovePassenger
+from ttr_nb.widgets.board import route_choices
 
 __all__ = ["context", "page", "pytestmark", "voila"]  # fixtures used by name
 
@@ -185,7 +186,7 @@ def test_a_long_answer_wraps_beside_its_own_radio_and_its_radio_picks_it(page: A
     at_width(page, *LAPTOP)
     load_position(page, text)
     game = Game.from_json(text)
-    label = f"{game.map.route_label(game.map.route_by_id[route])} #{route}"
+    label = next(text for text, rid in route_choices(game.map) if rid == route)
     page.locator(".ttr-route-picker select").select_option(label=label)
     page.wait_for_function(
         "() => document.querySelector('button.ttr-claim') && "

@@ -43,6 +43,7 @@ from browser import (
 
 from ttr_nb import DrawFaceUp, load_map
 from ttr_nb.widgets import GameApp
+from ttr_nb.widgets.board import route_choices
 from ttr_nb.widgets.style import player_style
 from ttr_nb.widgets.world_board import TOUR_INK, TOUR_STOP_RADIUS
 
@@ -112,8 +113,13 @@ def claimable_in_page(page: Any) -> list[int]:
     return json.loads(page.locator(".ttr-claimable [data-routes]").get_attribute("data-routes"))
 
 
+def route_label(game_map: Any, route_id: int) -> str:
+    """How the Route list names a route."""
+    return next(label for label, rid in route_choices(game_map) if rid == route_id)
+
+
 def picked_route(page: Any) -> str:
-    """The label of the route the Route list shows as selected (``A – B #id``)."""
+    """The label of the route the Route list shows as selected (``A–B (3 red)``)."""
     return page.evaluate(
         "() => { const s = document.querySelector('.ttr-route-picker select');"
         " return s.options[s.selectedIndex].text; }"
@@ -231,7 +237,7 @@ def test_world_game_refill_choice_and_a_claim_across_the_seam(page: Any) -> None
         assert geometry.hit(space.cx, space.cy) == ("route", route_id)
         clear_selection(page)
         click_board(page, space.cx, space.cy, name)
-        assert picked_route(page).endswith(f"#{route_id}")
+        assert picked_route(page).replace("\xa0", " ") == route_label(game_map, route_id)
     assert "crosses the edge of the board" in page.locator(".ttr-selected").inner_text()
     page.locator("button.ttr-claim:enabled").wait_for(timeout=WAIT_MS)  # may come just after
     for space in (west, east):
@@ -316,7 +322,8 @@ def test_zoom_and_pan_keep_clicks_on_the_right_route(page: Any, voila: Voila) ->
         route = game_map.route_by_id[rid]
         clear_selection(page)
         click_board(page, *geometry.routes[rid].anchor, game_map.place_name(route.a))
-        assert picked_route(page).endswith(f"#{rid}"), (rid, picked_route(page))
+        picked = picked_route(page).replace("\xa0", " ")
+        assert picked == route_label(game_map, rid), (rid, picked)
 
     shown = visible_routes()
     assert len(shown) >= 5

@@ -287,8 +287,8 @@ def test_the_creators_page_frees_a_squatted_seat(tmp_path):
     join(sam, code, "Sam", 1)
     tick(ann)
     panel = ann.tables
-    panel.creator_seat.value = 1
-    panel.free_seat_button.click()
+    panel.panel.creator_seat.value = 1
+    panel.panel.free_seat_button.click()
     assert "Seat 2 is free again" in panel.table_note.text, panel.table_note.text
     assert store.table_by_id(panel.client.table_id).seats[1].free
     tick(sam)  # Sam's page learns it at its next heartbeat

@@ -400,12 +400,13 @@ def test_the_end_screen_explains_the_score(app: GameApp) -> None:
     result = app.view.result()
     assert "wins" in page or "Shared victory" in page
     assert html.escape(result["ended_by"]) in page
-    assert "longest trail" in page and "completed" in page and "missed" in page
+    assert "longest path (spaces)" in page and "longest trail" not in page
+    assert "completed" in page and "missed" in page
     for player in app.view.state.players:  # the bots' tickets are revealed
         for ticket in player.tickets:
             assert html.escape(panels.ticket_text(app.map, ticket)) in page
     # A row per part of the score, a column per player; USA scores the longest trail.
-    trail = re.search(r"<th>longest trail \(spaces\)</th>(.*?)</tr>", page).group(1)
+    trail = re.search(r"<th>longest path \(spaces\)</th>(.*?)</tr>", page).group(1)
     lengths = [int(n) for n in re.findall(r">(-?\d+)</td>", trail)]
     assert lengths == app.view.rules.longest_paths(app.view.state)
     total = re.search(r"<tr class='ttr-total'><th>total</th>(.*?)</tr>", page).group(1)

@@ -21,6 +21,7 @@ from app_steps import keep_offered
 from ttr_nb import DrawBlind, KeepTickets
 from ttr_nb.coach.plan import ticket_name
 from ttr_nb.tables import TableStore
+from ttr_nb.tables.codes import show_code
 from ttr_nb.widgets import GameApp
 
 
@@ -41,22 +42,22 @@ def open_forms(page_app: GameApp) -> Any:
 
 def open_table(ann: GameApp, seats: list[str]) -> str:
     panel = open_forms(ann)
-    panel.seat_count.value = len(seats)
-    for picker, kind in zip(panel.seat_pickers, seats, strict=False):
+    panel.forms.seat_count.value = len(seats)
+    for picker, kind in zip(panel.forms.seat_pickers, seats, strict=False):
         picker.value = kind
-    panel.creator_name.value = "Ann"
-    panel.open_button.click()
+    panel.forms.creator_name.value = "Ann"
+    panel.forms.open_button.click()
     assert panel.active, ann.status.value
     return panel.client.info.code
 
 
 def join(page_app: GameApp, code: str, name: str, seat: int) -> None:
     panel = open_forms(page_app)
-    panel.join_code.value = code.lower()
-    panel.join_name.value = name
-    panel.find_button.click()
-    sit = [b for b in panel.free_seats.children if b.description == f"Sit in seat {seat + 1}"]
-    assert sit, panel.join_note.text
+    panel.forms.join_code.value = code.lower()
+    panel.forms.join_name.value = name
+    panel.forms.find_button.click()
+    sit = [b for b in panel.forms.free_seats.children if b.description == f"Sit in seat {seat + 1}"]
+    assert sit, panel.forms.join_note.text
     sit[0].click()
     assert panel.active and panel.seat == seat
 
@@ -94,18 +95,18 @@ def reachable_state_text(root: Any) -> str:
 def test_two_pages_play_one_table_and_see_each_others_moves(store):
     ann = page(store)
     code = open_table(ann, ["human", "human", "greedy"])
-    assert "Waiting for 1 player" in ann.tables.turn_banner.value
+    assert "Waiting for 1 player" in ann.tables.panel.turn_banner.value
     ben = page(store)
     join(ben, code, "Ben", 1)
     tick(ann)
     assert ann.game is not None and ann.game is ann.tables.client.game
-    assert "Your turn!" in ann.tables.turn_banner.value
-    assert "Ann's turn" in ben.tables.turn_banner.value
+    assert "Your turn!" in ann.tables.panel.turn_banner.value
+    assert "Ann's turn" in ben.tables.panel.turn_banner.value
     # Ann keeps her tickets: Ben's page shows it at its next look.
     keep_offered(ann)
     tick(ben)
     assert ben.game.log[-1].startswith("Ann keeps")
-    assert "Your turn!" in ben.tables.turn_banner.value
+    assert "Your turn!" in ben.tables.panel.turn_banner.value
     # Ann cannot act on Ben's turn: refused, with whose turn it is.
     assert not ann.act(DrawBlind())
     assert "It is Ben&#x27;s turn, not yours" in ann.status.value
@@ -116,7 +117,7 @@ def test_two_pages_play_one_table_and_see_each_others_moves(store):
     assert ben.game.snapshot() == ann.game.snapshot()
     assert ann.act(DrawBlind()) and ann.act(DrawBlind())
     tick(ben)
-    assert len(ben.game.history) == 5 and "Your turn!" in ben.tables.turn_banner.value
+    assert len(ben.game.history) == 5 and "Your turn!" in ben.tables.panel.turn_banner.value
 
 
 def test_a_page_shows_only_its_own_seats_cards(store):
@@ -179,9 +180,9 @@ def test_leaving_a_table_and_coming_back_by_seat_code(store):
     seat_code = ben.tables.seat_code
     phone = page(store)
     open_forms(phone)
-    phone.tables.back_code.value = code
-    phone.tables.back_seat_code.value = seat_code
-    phone.tables.back_button.click()
+    phone.tables.forms.back_code.value = code
+    phone.tables.forms.back_seat_code.value = seat_code
+    phone.tables.forms.back_button.click()
     assert phone.tables.seat == 1 and phone.game is not None
     ben.tables._last_heartbeat = -1e9
     tick(ben)
@@ -279,8 +280,11 @@ def test_the_creator_starts_with_bots_and_gives_a_seat_to_a_bot_and_back(store):
     ann = page(store)
     open_table(ann, ["human", "human", "human"])
     panel = ann.tables
-    assert panel.creator_box.layout.display == "" and panel.start_now_button.layout.display == ""
-    panel.start_now_button.click()
+    buttons = panel.panel
+    assert (
+        buttons.creator_box.layout.display == "" and buttons.start_now_button.layout.display == ""
+    )
+    buttons.start_now_button.click()
     tick(ann)
     info = panel.client.info
     assert info.status == "playing" and [s.kind for s in info.seats] == [
@@ -291,17 +295,17 @@ def test_the_creator_starts_with_bots_and_gives_a_seat_to_a_bot_and_back(store):
     assert "The game starts" in panel.table_note.text
     keep_offered(ann)
     # Ann steps away: her seat goes to a bot, which keeps playing while she is gone.
-    panel.creator_seat.value = 0
-    panel.give_button.click()
+    panel.panel.creator_seat.value = 0
+    panel.panel.give_button.click()
     for _ in range(6):
         tick(ann)
-    assert "a greedy bot plays for them" in panel.seat_list.value
+    assert "(you; a greedy bot plays for you now)" in panel.panel.seat_list.value
     assert not ann.is_human(0) and len(ann.game.history) > 3
-    panel.take_back_button.click()
+    panel.panel.take_back_button.click()
     for _ in range(6):
         tick(ann)
     assert ann.is_human(ann.game.current_player) or ann.game.current_player != 0
-    assert "plays for them" not in panel.seat_list.value
+    assert "plays for" not in panel.panel.seat_list.value
 
 
 def test_a_hostile_page_gets_a_sentence_and_nothing_changes(store):
@@ -309,22 +313,22 @@ def test_a_hostile_page_gets_a_sentence_and_nothing_changes(store):
     code = open_table(ann, ["human", "human"])
     mallory = page(store)
     panel = open_forms(mallory)
-    panel.join_code.value = "x" * 100_000
-    panel.find_button.click()
-    assert "No table has this code" in panel.join_note.text and not panel.active
-    panel.join_code.value = code
-    panel.join_name.value = "M" * 41
-    panel.find_button.click()
-    sit = panel.free_seats.children[0]
+    panel.forms.join_code.value = "x" * 100_000
+    panel.forms.find_button.click()
+    assert "No table has this code" in panel.forms.join_note.text and not panel.active
+    panel.forms.join_code.value = code
+    panel.forms.join_name.value = "M" * 41
+    panel.forms.find_button.click()
+    sit = panel.forms.free_seats.children[0]
     sit.click()
-    assert "at most 40" in panel.join_note.text and not panel.active
-    panel.join_name.value = "Ann"
+    assert "at most 40" in panel.forms.join_note.text and not panel.active
+    panel.forms.join_name.value = "Ann"
     sit.click()
-    assert "already called Ann" in panel.join_note.text and not panel.active
+    assert "already called Ann" in panel.forms.join_note.text and not panel.active
     for _ in range(10):
-        panel.join_code.value = "AAA AAA"
-        panel.find_button.click()
-    assert "too many wrong codes" in panel.join_note.text.lower()
+        panel.forms.join_code.value = "AAA AAA"
+        panel.forms.find_button.click()
+    assert "too many wrong codes" in panel.forms.join_note.text.lower()
     assert store.table(code).seats[1].free
 
 
@@ -424,11 +428,11 @@ def test_the_coach_at_a_table_speaks_to_its_own_seat_and_explains_the_bots(store
 def test_a_table_opened_for_a_graded_game_has_no_coach(store):
     ann = page(store)
     panel = open_forms(ann)
-    panel.seat_count.value = 2
-    panel.seat_pickers[1].value = "greedy"
-    panel.creator_name.value = "Ann"
-    panel.coach_allowed.value = False
-    panel.open_button.click()
+    panel.forms.seat_count.value = 2
+    panel.forms.seat_pickers[1].value = "greedy"
+    panel.forms.creator_name.value = "Ann"
+    panel.forms.coach_allowed.value = False
+    panel.forms.open_button.click()
     assert panel.active
     assert ann.coach.toggle.disabled and "switched off" in ann.coach.body.value
     ann.tables.leave()
@@ -443,10 +447,10 @@ def test_the_creator_and_the_teacher_switch_a_tables_coach_during_the_game(store
     join(ben, code, "Ben", 1)
     tick(ann)
     assert not ben.coach.toggle.disabled
-    ann.tables.coach_button.click()  # the creator: a graded game from now on
+    ann.tables.panel.coach_button.click()  # the creator: a graded game from now on
     tick(ann, ben)
     assert ben.coach.toggle.disabled and "switched off" in ben.coach.body.value
-    assert ann.tables.coach_button.description == "Let players open the coach"
+    assert ann.tables.panel.coach_button.description == "Let players open the coach"
     teacher = teacher_page(store)
     assert "coach off" in teacher.tables_html.value
     teacher.picker.value = ann.tables.client.table_id
@@ -504,8 +508,8 @@ def test_a_page_that_plays_no_seat_gets_no_coaching_for_any_seat(store):
     tab.coach.toggle.value = True
     assert tab.coach.seat.options == (("2 Ben", 1),) and "My plan" in tab.coach.body.value
     # A bot stands in for Cleo: her page plays no seat until she takes it back.
-    ann.tables.creator_seat.value = 2
-    ann.tables.give_button.click()
+    ann.tables.panel.creator_seat.value = 2
+    ann.tables.panel.give_button.click()
     tick(cleo)
     cleo.coach.toggle.value = True
     assert cleo.coach.seat.options == () and _coach_leaks(cleo, 0) == []
@@ -514,11 +518,11 @@ def test_a_page_that_plays_no_seat_gets_no_coaching_for_any_seat(store):
 def test_a_creator_who_watches_gets_no_coaching_while_the_game_runs(store):
     ann = page(store)
     panel = open_forms(ann)
-    panel.seat_count.value = 2
-    panel.seat_pickers[0].value = "greedy"
-    panel.seat_pickers[1].value = "greedy"
-    panel.creator_plays.value = False
-    panel.open_button.click()
+    panel.forms.seat_count.value = 2
+    panel.forms.seat_pickers[0].value = "greedy"
+    panel.forms.seat_pickers[1].value = "greedy"
+    panel.forms.creator_plays.value = False
+    panel.forms.open_button.click()
     assert panel.active and panel.seat is None
     tick(ann)
     tick(ann)
@@ -557,3 +561,205 @@ def test_the_teachers_page_frees_a_squatted_seat_and_shows_the_stores_size(store
     assert "Seat 2" in teacher.note.text and "free again" in teacher.note.text
     seats = store.table_by_id(ann.tables.client.table_id).seats
     assert seats[1].free and seats[0].name == "Ann"
+
+
+# ------------------------------------------------------------------ issue 40: at a table
+def test_a_table_waiting_for_players_shows_its_panel_and_nothing_of_a_game(store):
+    """Items 1 and 2: from opening the table to its start, the play column shows the
+    table's panel (code, seats, Start now, Close, Leave), and nothing says the rules are
+    missing; Save game says why there is nothing to save."""
+    ann = page(store)
+    code = open_table(ann, ["human", "human", "human"])
+    panel = ann.tables.panel
+    assert ann.play_column.layout.display == "" and ann.tables.table_box.layout.display == ""
+    assert ann.game_panels.layout.display == "none"  # no turn, cards or tickets yet
+    assert panel.details.selected_index == 0  # unfolded: the seats and buttons in view
+    for shown in (panel.creator_box, panel.start_now_button, panel.close_button):
+        assert shown.layout.display in ("", None)
+    assert "Leave the table" in panel.leave_button.description
+    assert "not implemented" not in ann.explore_note.value and ann.explore_note.value == ""
+    assert show_code(code) in ann.status.value and "Start now" in ann.status.value
+    ann.files.save_to_text()
+    assert "Nothing to save yet" in ann.files.note.text and "Nothing to save yet" in (
+        ann.status.value
+    )
+
+
+def test_a_table_closed_while_waiting_shows_one_state(store):
+    """Item 3: the teacher closes a table still waiting for players; its page says it was
+    closed, and neither that the game starts nor whose turn it is."""
+    ann = page(store)
+    open_table(ann, ["human", "human"])
+    teacher = teacher_page(store)
+    teacher.close(ann.tables.client.table_id)
+    tick(ann)
+    assert ann.game is None and ann.game_panels.layout.display == "none"
+    state = widget_state_text(ann)
+    assert "This table was closed" in ann.tables.panel.turn_banner.value
+    assert "Everyone is here" not in state and "To move" not in state
+    assert "was closed" in ann.status.value
+    assert ann.tables.panel.leave_button.description == "Back to a game of your own"
+    assert ann.tables.panel.creator_box.layout.display == "none"
+
+
+def test_the_creators_seat_list_and_notes_start_fresh_at_each_table(store):
+    """Items 4 and 5: the creator's Seat list names a seat from the start; a give with no
+    seat says to pick one; a note about one table is gone at the next."""
+    ann = page(store)
+    open_table(ann, ["human", "human", "human"])
+    panel = ann.tables.panel
+    assert panel.creator_seat.value == 0  # Ann's own seat, the only player's yet
+    panel.start_now_button.click()
+    tick(ann)
+    panel.give_button.click()
+    assert "A greedy bot plays seat 1" in panel.note.text
+    panel.creator_seat.options = []  # as a page with no player seat listed
+    panel.give_button.click()
+    assert "Pick a seat" in panel.note.text and "could not be reached" not in panel.note.text
+    ann.tables.leave()
+    open_table(ann, ["human", "human"])
+    assert ann.tables.panel.note.text == ""
+
+
+def test_words_at_a_table(store):
+    """Item 8: a bot's seat is named once; a joiner is not told to read the code out; the
+    page that starts the game says so as the others do; the turn line counts rounds; the
+    forms are not offered while seated; a finished table's page offers no seat to keep."""
+    ann = page(store)
+    code = open_table(ann, ["human", "human", "search"])
+    seats = ann.tables.panel.seat_list.value
+    assert "Bot 3 (search)" in seats and "search bot" not in seats
+    assert ann.tables.forms_box.layout.display == "none"
+    ben = page(store)
+    join(ben, code, "Ben", 1)
+    assert "Read" not in ben.status.value and "read out" not in ben.status.value.lower()
+    assert "Everyone is here: the game starts." in ben.status.value
+    tick(ann)
+    assert "Everyone is here: the game starts." in ann.status.value
+    keep_offered(ann)
+    tick(ben)
+    keep_offered(ben)
+    for _ in range(3):
+        tick(ann, ben)
+    turn = ann.turn.widget.value
+    assert "round 1, move" in turn and "turn 1" not in turn
+    game = ann.game
+    while game is not None and not game.is_over:
+        mover = ann if game.current_player == 0 else ben if game.current_player == 1 else None
+        if mover is None:
+            tick(ann)
+        else:
+            mover.act(mover.game.legal_actions()[0])
+        tick(ann, ben)
+        game = ann.game
+    assert ann.tables.panel.leave_button.description == "Back to a game of your own"
+
+
+def test_the_coach_switched_off_at_a_table_says_who_can_switch_it_on(store):
+    """Item 8: not "a setting of New game", and the disabled button says why."""
+    ann = page(store)
+    panel = open_forms(ann)
+    panel.forms.seat_count.value = 2
+    panel.forms.seat_pickers[1].value = "greedy"
+    panel.forms.creator_name.value = "Ann"
+    panel.forms.coach_allowed.value = False
+    panel.forms.open_button.click()
+    body = ann.coach.body.value
+    assert "New game" not in body and "creator or the teacher" in body
+    assert ann.coach.toggle.disabled and "creator or the teacher" in ann.coach.toggle.tooltip
+
+
+def test_a_tables_csv_writes_tickets_as_the_page_does(store):
+    """Item 8: tickets were "A → B" on the page and "A–B" in the CSV."""
+    from ttr_nb.tables.client import TableClient
+    from ttr_nb.tables.results import class_results
+
+    made = store.create_table("usa", ["greedy", "greedy"], None, session="t", seed=5)
+    table = TableClient(store, made.table_id)
+    while not table.game.is_over:
+        table.move_bots(max_moves=500)
+    done = " ".join(r["tickets done"] + r["tickets missed"] for r in class_results(store))
+    assert " → " in done and "–" not in done
+
+
+def test_the_route_list_names_routes_in_words(store):
+    """Item 8: "Dallas–Houston (1 gray) #25": no internal number; the two tracks of a
+    double route that read alike are told apart."""
+    ann = page(store)
+    labels = [label for label, _ in ann.board.route_picker.options]
+    assert not [label for label in labels if "#" in label]
+    assert "Dallas–Houston (1 gray), track 1 of 2" in labels
+    assert len(set(labels)) == len(labels)
+
+
+def test_the_teachers_picker_takes_the_first_table_and_the_watch_view_says_it_once(store):
+    """Items 9 and 10: with one table, Watch works without picking; the watch view has no
+    second title and no second "Watching table" line."""
+    ann = page(store)
+    code = open_table(ann, ["human", "human"])
+    teacher = teacher_page(store)
+    assert teacher.picker.value == ann.tables.client.table_id
+    teacher.watch_button.click()
+    assert teacher.app is not None and teacher.app.tables.active
+    assert "Watching" not in teacher.note.text and "Watching" not in teacher.app.status.value
+    assert show_code(code) in teacher.app.tables.panel.header.value
+    shown = reachable_state_text(teacher.widget)
+    assert ".ttr-teacher-watch-box .ttr-title-box { display: none" in shown
+    teacher.picker.options = []  # no table left in the list
+    teacher.watch_button.click()
+    assert "Pick a table in the list first." in teacher.note.text
+
+
+# ------------------------------------------------------------------ issue 41: links
+def follow(app: GameApp, query: str, origin: str = "http://10.0.0.5:8866") -> None:
+    """As the page's own script tells the kernel its address."""
+    app.links._received(None, {"kind": "link", "query": query, "origin": origin, "path": "/"}, None)
+
+
+def test_a_tables_link_opens_its_seat_choice(store):
+    ann = page(store)
+    code = open_table(ann, ["human", "human", "greedy"])
+    follow(ann, "")  # the creator's page learns its own address: it shows the link
+    link = f"http://10.0.0.5:8866/?table={code}"
+    assert link in ann.tables.panel.link.words.value
+    assert ann.tables.panel.link.qr.value.startswith("<svg")
+    ben = page(store)
+    follow(ben, f"?table={code[:3].lower()}-{code[3:].lower()}")
+    forms = ben.tables.forms
+    assert ben.tables.forms_box.selected_index == 0  # Play with others, open
+    assert [b.description for b in forms.free_seats.children] == ["Sit in seat 2"]
+    assert "Your link opens table" in ben.status.value
+    forms.join_name.value = "Ben"
+    forms.free_seats.children[0].click()
+    assert ben.tables.seat == 1
+    tick(ann)
+    assert ann.game is not None  # everyone is here
+
+
+def test_a_link_is_untrusted_input(store):
+    """A malformed code reaches no store; a well-formed wrong one goes through the store's
+    rate-limited lookup (it counts as a wrong code); no link gives a seat."""
+    from ttr_nb.tables.schema import events_t
+
+    ann = page(store)
+    follow(ann, "?table=../../etc/passwd")
+    assert "names no table code" in ann.status.value and not ann.tables.active
+    import sqlalchemy as sa
+
+    with store.engine.begin() as conn:
+        before = conn.execute(sa.select(sa.func.count()).select_from(events_t)).scalar()
+    bob = page(store)
+    follow(bob, "?table=AAAAAA")
+    assert "No table has this code" in bob.tables.forms.join_note.text
+    with store.engine.begin() as conn:
+        after = conn.execute(sa.select(sa.func.count()).select_from(events_t)).scalar()
+    assert after == before + 1 and not bob.tables.active
+    mallory = page(store)
+    follow(mallory, "?map=usa", origin="javascript:alert(1)")
+    assert mallory.tables.page_base is None  # no address to make links with
+
+
+def test_a_map_link_starts_a_game_on_that_map(store):
+    app = page(store)
+    follow(app, "?map=germany")
+    assert app.game is not None and app.game.map.id == "germany"

@@ -191,7 +191,7 @@ def test_longest_trails_are_shown_only_where_they_score(map_name: str, scored: b
     app.play_to_end()
     assert app.view.is_over
     page = text(app.result_html.value)
-    assert ("longest trail" in page) == scored
+    assert ("longest path (spaces)" in page) == scored
     assert ("longest continuous trail is outlined" in page) == scored
     layer = MagicMock()
     app._paint_trails(layer, app.board.geometry, app.board.pieces)

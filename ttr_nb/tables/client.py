@@ -38,6 +38,16 @@ from .store import Move, TableInfo, TableStore
 BOT_LEASE_SLACK_S = 20.0  # a page that took the bots' turn has this long on top of the bot's time
 
 
+def started(info: TableInfo) -> bool:
+    """Whether the table's game ever started: it plays or is over, or it was closed after
+    starting (every seat taken, or a move made). A table closed while it waited for
+    players has no game to show.
+    """
+    if info.status in ("playing", "over"):
+        return True
+    return info.status == "closed" and (info.moves > 0 or not any(s.free for s in info.seats))
+
+
 class TableClient:
     """A seat's (or a watcher's) live copy of a shared table's game.
 
@@ -98,7 +108,7 @@ class TableClient:
             return []
         info = self.store.table_by_id(self.table_id)
         self.info = info
-        if info.status == "open" and self.game is None:
+        if self.game is None and not started(info):
             self.seen_version = info.version
             return []
         renamed = None

@@ -65,6 +65,7 @@ class Move:
     action: dict[str, Any]
     at: float
     why: dict[str, Any] | None = None  # a bot's move: what the bot recorded about it
+    made_by: str | None = None  # "player" or the bot kind that moved; None: not recorded
 
 
 @dataclass(frozen=True)

@@ -29,10 +29,12 @@ from typing import Any
 from ..errors import CorruptMoveError, TableError
 from .client import TableClient
 from .codes import show_code
+from .records import Move, TableInfo
+from .schema import PLAYER_MADE
 from .store import TableStore
 
 FIRST_COLUMNS = ["table", "map", "status", "seat", "player", "kind", "winner"]
-LAST_COLUMNS = ["total", "tickets done", "tickets missed", "moves"]
+LAST_COLUMNS = ["total", "tickets done", "tickets missed", "moves", "stand-in moves", "stand-in"]
 SECRET = "(secret until the end)"  # a running game's tickets
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as a formula
 
@@ -74,6 +76,7 @@ def class_results(
         game = client.game
         if game is None:
             continue
+        stand_ins = _stand_ins(store.moves(info.table_id), info)
         result = game.result()
         winners = set(result["winners"]) if result else set()
         for seat, score in enumerate(game.scores()):
@@ -94,15 +97,64 @@ def class_results(
             row["tickets done"] = _tickets(game, done) if game.is_over else SECRET
             row["tickets missed"] = _tickets(game, missed) if game.is_over else SECRET
             row["moves"] = len(game.history)
+            row["stand-in moves"], row["stand-in"] = stand_ins.get(seat, ("", ""))
             rows.append(row)
     return rows
+
+
+def _stand_ins(moves: list[Move], info: TableInfo) -> dict[int, tuple[int | str, str]]:
+    """For each player's seat: how many of its moves a bot made for the player, and which
+    (``greedy bot made 31 of 63 moves: 41–71``), as the move log recorded each move when
+    it was stored (:attr:`~ttr_nb.tables.records.Move.made_by`). A bot's own seat has
+    none. Moves stored before the log recorded it are said to be not recorded.
+    """
+    out: dict[int, tuple[int | str, str]] = {}
+    for seat in info.seats:
+        if seat.kind != "human":
+            continue
+        mine = [m for m in moves if m.seat == seat.seat]
+        if any(m.made_by is None for m in mine):
+            out[seat.seat] = ("", "not recorded (moves stored before the log kept it)")
+            continue
+        by_bot = [m for m in mine if m.made_by != PLAYER_MADE]
+        if not by_bot:
+            out[seat.seat] = (0, "")
+            continue
+        kinds = sorted({m.made_by for m in by_bot if m.made_by})
+        spans = _spans([(m.number, m.made_by != PLAYER_MADE) for m in mine])
+        bots = " and ".join(f"{kind} bot" for kind in kinds)
+        made = "made" if len(kinds) == 1 else "made together"
+        out[seat.seat] = (
+            len(by_bot),
+            f"{bots} {made} {len(by_bot)} of {len(mine)} moves: {spans}",
+        )
+    return out
+
+
+def _spans(flags: list[tuple[int, bool]]) -> str:
+    """The moves marked True, as runs of the table's move numbers: a run is a stretch of
+    the seat's own moves that a bot made, with none of the player's between.
+
+    >>> _spans([(1, False), (4, True), (7, True), (10, False), (13, True)])
+    '4–7, 13'
+    """
+    runs: list[list[int]] = []
+    before = False
+    for number, by_bot in flags:
+        if by_bot:
+            if before:
+                runs[-1].append(number)
+            else:
+                runs.append([number])
+        before = by_bot
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
 
 
 def _tickets(game: Any, ids: list[int]) -> str:
     names = []
     for ticket_id in ids:
         ticket = game.map.ticket_by_id[ticket_id]
-        places = "–".join(game.map.place_name(p) for p in ticket.cities)
+        places = " → ".join(game.map.place_name(p) for p in ticket.cities)  # as on the page
         names.append(f"{places} ({ticket.points})")
     return "; ".join(names)
 
@@ -114,7 +166,7 @@ def results_csv(rows: list[dict[str, Any]]) -> str:
     ``@``, a tab or a carriage return gets a leading ``'`` (numbers stay numbers).
 
     >>> results_csv([{"player": "=HYPERLINK(1)", "total": -3}]).splitlines()[1]
-    ",,,,'=HYPERLINK(1),,,-3,,,"
+    ",,,,'=HYPERLINK(1),,,-3,,,,,"
     """
     parts: list[str] = []
     for row in rows:

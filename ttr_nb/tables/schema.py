@@ -66,7 +66,12 @@ moves_t = sa.Table(
     # A bot's move: what the bot recorded about it (JSON, for the coach's "Why that move";
     # its tickets are shown to the seats only once the game is over).
     sa.Column("why", sa.Text),
+    # Who made the move, as the store saw the seat when it stored it: "player" (the seat's
+    # human) or the kind of bot that moved (the seat's own bot, or one standing in for its
+    # player). NULL: stored before this column existed (not recorded).
+    sa.Column("made_by", sa.String(MAX_KIND_CHARS)),
 )
+PLAYER_MADE = "player"
 
 # What the limits count (:mod:`.limits`): wrong codes, tables opened, seats taken, each with
 # the page and the client address it came from. Rows older than the longest window go.
@@ -86,8 +91,8 @@ events_t = sa.Table(
 
 def create_schema(engine: Engine) -> None:
     """Make the tables that are missing, and bring a database made by an earlier version up
-    to date (the move log's ``why``, the index on ``updated``; the old wrong-code table goes:
-    :data:`events_t` counts wrong codes now)."""
+    to date (the move log's ``why`` and ``made_by``, the index on ``updated``; the old
+    wrong-code table goes: :data:`events_t` counts wrong codes now)."""
     # Only what is missing is written: a read-only store opens (and shows its tables) too.
     inspector = sa.inspect(engine)
     existing = set(inspector.get_table_names())
@@ -98,6 +103,8 @@ def create_schema(engine: Engine) -> None:
     changes = []
     if "why" not in present:
         changes.append("ALTER TABLE ttr_moves ADD COLUMN why TEXT")
+    if "made_by" not in present:
+        changes.append(f"ALTER TABLE ttr_moves ADD COLUMN made_by VARCHAR({MAX_KIND_CHARS})")
     if "ix_ttr_tables_updated" not in indexes:
         changes.append("CREATE INDEX IF NOT EXISTS ix_ttr_tables_updated ON ttr_tables (updated)")
     if "ttr_wrong_codes" in existing:

@@ -76,7 +76,15 @@ from .records import (
     checked_name,
     not_playing,
 )
-from .schema import STATEMENT_TIMEOUT_S, create_schema, make_engine, moves_t, seats_t, tables_t
+from .schema import (
+    PLAYER_MADE,
+    STATEMENT_TIMEOUT_S,
+    create_schema,
+    make_engine,
+    moves_t,
+    seats_t,
+    tables_t,
+)
 
 __all__ = [
     "AWAY_AFTER_S",
@@ -586,7 +594,7 @@ class TableStore(TableAdmin):
                     raise CorruptMoveError(
                         table_id, r.number, "its record is not a readable move", code
                     )
-                out.append(Move(r.number, r.seat, action, r.at, _why(r.why)))
+                out.append(Move(r.number, r.seat, action, r.at, _why(r.why), r.made_by))
         return out
 
     @store_call
@@ -669,7 +677,13 @@ class TableStore(TableAdmin):
                 raise StaleMoveError("the table moved on: another move was made first")
             conn.execute(
                 moves_t.insert().values(
-                    table_id=table_id, number=number, seat=seat, action=text, at=now, why=why_text
+                    table_id=table_id,
+                    number=number,
+                    seat=seat,
+                    action=text,
+                    at=now,
+                    why=why_text,
+                    made_by=bot_seat or PLAYER_MADE,  # the seat as checked above: no guess
                 )
             )
             if not bot_seat:

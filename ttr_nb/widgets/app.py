@@ -35,6 +35,7 @@ from .board_art import outline_routes
 from .coach_panel import CoachPanel
 from .controls import Note, Prompt, count
 from .files import FilesPanel
+from .links import LinkReader, follow_link
 from .play import CardsPanel, ClaimPanel, HandPanel, OfferPanel, TurnHeader
 from .safety import CallbackGuard
 from .scroll import Scroller
@@ -125,6 +126,8 @@ class GameApp(BotTurns):
         self.tutorial = TutorialPlay(self)
         self.reminders = FirstGameReminders(self)
         self.first_screen = FirstScreen(self)
+        self.links = LinkReader()  # the page's address: a link to a table, a map, a tutorial
+        self.links.on_link(self.guard(lambda query, base: follow_link(self, query, base)))
         self._build_layout()
         self.first_screen.watch(self.new_game_box, self.tables.forms_box)
         self.start()
@@ -153,9 +156,10 @@ class GameApp(BotTurns):
         )
         self.new_game_box.set_title(0, "New game: map, players, seed")
         self.new_game_box.selected_index = None
-        self.play_column = widgets.VBox(
+        # Everything about the game; hidden at a table still waiting for its players (the
+        # table's panel, above it, is then the whole column).
+        self.game_panels = widgets.VBox(
             [
-                self.tables.table_box,
                 self.tutorial.widget,
                 self.prompt.widget,
                 self.reminders.widget,
@@ -172,7 +176,10 @@ class GameApp(BotTurns):
                 self.coach.widget,
                 self.bot_panel.widget,
             ],
-            _dom_classes=["ttr-play-column"],
+            _dom_classes=["ttr-game-panels"],
+        )
+        self.play_column = widgets.VBox(
+            [self.tables.table_box, self.game_panels], _dom_classes=["ttr-play-column"]
         )
         self.board_column = widgets.VBox(
             [self.board.widget, self.explore_note], _dom_classes=["ttr-board-column"]
@@ -215,6 +222,7 @@ class GameApp(BotTurns):
                 self.tables.keeper,
                 self.tables.timer,
                 self.tutorial.keeper,
+                self.links,
             ],
             _dom_classes=["ttr-app"],
         )
@@ -686,12 +694,18 @@ class GameApp(BotTurns):
             self.about_html.value = panels.about_html(
                 self.map, self.map.id in playable_maps(), self.board.geometry.moved_places
             )
-        for box in (self.play_column, self.timeline.widget, self.log_html):
+        at_table = self.tables.active  # a table waiting for players has no game yet
+        for box in (self.timeline.widget, self.log_html):
             box.layout.display = "" if playable else "none"
-        self.explore_note.value = "" if playable else panels.explore_html(self.map)
+        self.play_column.layout.display = "" if playable or at_table else "none"
+        self.game_panels.layout.display = "" if playable else "none"
+        self.explore_note.value = "" if playable or at_table else panels.explore_html(self.map)
         if view is None:
             self.board.set_pieces(BoardPieces())
-            self._set_status(message or "Explore mode.", bad)
+            for panel in (self.turn, self.offer, self.claim, self.cards, self.hand):
+                panel.render(shown)  # nothing of a game stays behind
+            self.tables.render()
+            self._set_status(message or self.tables.idle_text() or "Explore mode.", bad)
             return
         self.draw_board()  # first: it is what the learner watches after a click
         for panel in (self.turn, self.offer, self.claim, self.cards, self.hand):
@@ -725,6 +739,9 @@ class GameApp(BotTurns):
 
     def _render_claim_only(self) -> None:
         self.claim.render(self.shown)
+        if self.board.selected is not None:  # beside the board: the route and how to pay
+            self.scroller.show(".ttr-selected", min_width=901)
+            self.scroller.show("button.ttr-claim", min_width=901)
 
     def draw_board(self) -> None:
         """Draw the shown position on the board: claims, highlights, the routes one may claim."""

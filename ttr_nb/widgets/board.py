@@ -89,6 +89,22 @@ class BoardPieces:
     game: Any = None  # the game shown, for variant painters and fact providers
 
 
+def route_choices(game_map: Map) -> list[tuple[str, int]]:
+    """Every route as the route list names it, in its order: ``Denver–Omaha (4 blue)``;
+    the tracks of a double route that read alike are told apart in words, never by an
+    internal number: ``Dallas–Houston (1 gray), track 1 of 2``.
+    """
+    labels: dict[str, list[int]] = {}
+    for route in sorted(game_map.routes, key=lambda r: (game_map.route_label(r), r.id)):
+        labels.setdefault(game_map.route_label(route), []).append(route.id)
+    choices = []
+    for label, ids in labels.items():
+        for i, rid in enumerate(ids):
+            track = f", track {i + 1} of {len(ids)}" if len(ids) > 1 else ""
+            choices.append((label + track, rid))
+    return choices
+
+
 class BoardWidget:
     """Draws a map and its pieces; reports hovered and selected routes.
 
@@ -630,10 +646,7 @@ class BoardWidget:
         return [("(no place chosen)", NO_PLACE), *labels]
 
     def _picker_options(self) -> list[tuple[str, int]]:
-        routes = sorted(self.map.routes, key=lambda r: (self.map.route_label(r), r.id))
-        return [("(no route selected)", NO_ROUTE)] + [
-            (f"{self.map.route_label(r)} #{r.id}", r.id) for r in routes
-        ]
+        return [("(no route selected)", NO_ROUTE), *route_choices(self.map)]
 
     def _size_layout(self, width: int, height: int) -> None:
         # The canvas keeps its drawing size and is shown scaled to the space it has: the

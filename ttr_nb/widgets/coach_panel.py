@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from .variants import Shown
 
 log = logging.getLogger(__name__)
+COACH_TOOLTIP = "Hints from the lessons' algorithms: your plan, weak spots, why a bot moved"
 
 PLAN_COLOUR = "#0b5cad"
 NO_SEAT_NOTE = (
@@ -72,7 +73,7 @@ class CoachPanel:
         self.toggle = widgets.ToggleButton(
             value=False,
             description="Open the coach",
-            tooltip="Hints from the lessons' algorithms: your plan, weak spots, why a bot moved",
+            tooltip=COACH_TOOLTIP,
             _dom_classes=["ttr-coach-toggle"],
         )
         self.seat = widgets.Dropdown(
@@ -123,13 +124,16 @@ class CoachPanel:
         self._update_seats(shown)
         self.review_widget.value = self._review_html(view) if view.is_over else ""
         if not self.allowed:
-            self.toggle.disabled = True
-            self.body.value = (
-                "<div class='ttr-note'>The coach is switched off for this game (a setting of "
-                "<i>New game</i>).</div>"
+            why = self.app.tables.coach_off_text() or (
+                "The coach is switched off for this game (a setting of New game)."
             )
+            self.toggle.disabled = True
+            self.toggle.description = "The coach is off"
+            self.toggle.tooltip = why  # a disabled button says why
+            self.body.value = f"<div class='ttr-note'>{html.escape(why)}</div>"
             return
         self.toggle.disabled = False
+        self.toggle.tooltip = COACH_TOOLTIP
         self.toggle.description = "Close the coach" if self.toggle.value else "Open the coach"
         self.draw_plan.layout.display = "" if self.toggle.value else "none"
         self.seat.layout.display = "" if self.toggle.value and self.seat.options else "none"

@@ -111,19 +111,19 @@ class FilesPanel:
 
     def _nothing_to_save(self) -> bool:
         """Say why there is nothing to save now (explore mode, a table's game running)."""
-        if self.app.view is None:
-            self.note.show("Nothing to save: this board is in explore mode.", bad=True)
-            return True
         why = self.app.tables.save_note()
+        if why is None and self.app.view is None:
+            why = "Nothing to save: this board is in explore mode."
         if why is not None:
             self.note.show(why, bad=True)
+            self.app._set_status(why, bad=True)
             return True
         return False
 
     def save_to_text(self) -> None:
         """Put the shown game's save in the text box."""
         view = self.app.view
-        if view is None or self._nothing_to_save():
+        if self._nothing_to_save() or view is None:
             return
         self.save_text.value = view.to_json(indent=1)
         moves = len(view.history)
@@ -138,7 +138,7 @@ class FilesPanel:
     def prepare_download(self) -> None:
         """Make a link that downloads the shown game's save."""
         view = self.app.view
-        if view is None or self._nothing_to_save():
+        if self._nothing_to_save() or view is None:
             return
         data = base64.b64encode(view.to_json(indent=1).encode("utf-8")).decode("ascii")
         moves = len(view.history)

@@ -121,8 +121,33 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
   .ttr-tall-board .ttr-history-column { grid-area: history; max-width: none !important; }
   .ttr-tall-board .ttr-play-column { grid-area: play; max-width: none !important;
     max-height: calc(100vh - 210px); overflow-y: auto !important; padding-right: 6px; }
-  .ttr-tall-board .ttr-play-column > * { flex-shrink: 0 !important; }
+  .ttr-tall-board .ttr-play-column > *, .ttr-tall-board .ttr-game-panels > * {
+    flex-shrink: 0 !important; }
   .ttr-tall-board .ttr-log-box { max-height: calc(100vh - 420px); }
+}
+/* A wide board on a wide screen (issue 40): New game and Play with others share one line,
+   so the board's bottom edge is in the window (the board is as tall as the window less
+   --ttr-board-reserve); the play column beside it is as tall as the board and scrolls on
+   its own, so whatever the player reads there (the tickets, Pay with, the coach's plan)
+   sits beside the whole board; the history goes under the board. */
+@media (min-width: 901px) {
+  .ttr-app:not(.ttr-tall-board) { flex-flow: row wrap !important; align-items: flex-start;
+    column-gap: 8px; }
+  .ttr-app:not(.ttr-tall-board) > * { flex: 0 0 100% !important; min-width: 0; }
+  .ttr-app:not(.ttr-tall-board) > .ttr-new-game,
+  .ttr-app:not(.ttr-tall-board) > .ttr-tables { flex: 1 1 300px !important; }
+  /* Opened, either takes the whole line (its form is wide; the other stays beside it). */
+  .ttr-app:not(.ttr-tall-board) > :is(.ttr-new-game, .ttr-tables):has(
+    .jupyter-widget-Collapse-open) { flex-basis: 100% !important; }
+  .ttr-app:not(.ttr-tall-board) .ttr-left { flex: 0 1 auto !important; width: min-content;
+    flex-flow: column nowrap !important; } /* as wide as the board: the rest is play's */
+  .ttr-app:not(.ttr-tall-board) .ttr-history-column { flex: 0 0 auto !important;
+    max-width: 100%; }
+  .ttr-app:not(.ttr-tall-board) .ttr-play-column { flex: 1 1 380px !important;
+    max-width: 640px; max-height: calc(100vh - var(--ttr-board-reserve) + 8px);
+    overflow-y: auto !important; padding-right: 6px; }
+  .ttr-app:not(.ttr-tall-board) .ttr-play-column > *,
+  .ttr-game-panels > * { flex-shrink: 0 !important; }
 }
 .ttr-key-line summary { cursor: pointer; color: #4a4030; }
 .ttr-face-up-row, .ttr-deck-row { flex-flow: row wrap !important; }
@@ -518,10 +543,10 @@ def result_html(
         for c in components
     ]
     # The trail lengths only where they score (their bonus decides): elsewhere a
-    # "longest trail" row would look like part of the score.
+    # "longest path" row would look like part of the score.
     trails = game.rules.longest_paths(state) if scores_longest_trail(game) else None
     if trails is not None:
-        body.append(line("longest trail (spaces)", trails, "ttr-aside"))
+        body.append(line("longest path (spaces)", trails, "ttr-aside"))
     winners = [names[i] for i in result["winners"]]
     decided = result["decided_by"]
     if decided == "shared victory":

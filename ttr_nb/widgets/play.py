@@ -52,7 +52,9 @@ class TurnHeader:
             pending = {"second_card": " — second card", "keep_tickets": " — choosing tickets"}
             step = self.app.ui.step_text(view)
             doing = f" — {html.escape(step)}" if step else pending.get(state.pending or "", "")
-            phase = "setup" if state.phase == "setup" else f"turn {state.turn}"
+            # Players count rounds (everyone moved once), not single turns.
+            played = (state.turn - 1) // len(state.players) + 1
+            phase = "setup" if state.phase == "setup" else f"round {played}"
             text = (
                 f"To move: {panels.player_chip(seat)}<b>{html.escape(state.players[seat].name)}"
                 f"</b> ({kind}){doing} · "

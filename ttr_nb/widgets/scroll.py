@@ -16,6 +16,7 @@ export default {
   initialize({ model }) {
     model.on("msg:custom", (msg) => {
       if (!msg || msg.kind !== "show" || typeof msg.selector !== "string") { return; }
+      if (msg.min_width && window.innerWidth < msg.min_width) { return; }
       // The kernel's layout change (display: none -> shown) may reach the page just
       // after this message: look again for up to a second.
       let tries = 0;
@@ -39,6 +40,8 @@ class Scroller(anywidget.AnyWidget):
 
     _esm = _ESM
 
-    def show(self, selector: str) -> None:
-        """Scroll the first element matching the CSS ``selector`` into view."""
-        self.send({"kind": "show", "selector": selector})
+    def show(self, selector: str, min_width: int = 0) -> None:
+        """Scroll the first element matching the CSS ``selector`` into view; with
+        ``min_width``, only in a window at least this wide (where the column scrolled
+        sits beside the board, so the board stays in view)."""
+        self.send({"kind": "show", "selector": selector, "min_width": min_width})

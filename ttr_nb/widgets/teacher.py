@@ -35,6 +35,7 @@ from IPython.display import display
 from ..errors import CorruptMoveError, TableError
 from ..tables.codes import show_code
 from .controls import Note, browser_timer, button, count
+from .links import LinkBox, LinkReader, app_base, table_link
 
 if TYPE_CHECKING:
     from ..tables import TableInfo, TableStore
@@ -52,6 +53,8 @@ TEACHER_CSS = """<style>
 .ttr-teacher-table th, .ttr-teacher-table td { border-bottom: 1px solid #ddd; padding: 4px 10px;
   text-align: left; vertical-align: top; }
 .ttr-teacher-table th { background: #f3efe4; }
+/* The watched table is the app inside this page: its title would repeat this page's. */
+.ttr-teacher-watch-box .ttr-title-box { display: none !important; }
 </style>"""
 REFRESH_MS = 3000
 MAX_TABLES_LISTED = 200
@@ -217,6 +220,12 @@ class TeacherPage:
         )
         self.picker.observe(guard(lambda _c: self._offer_seats()), names="value")
         self.size_html = widgets.HTML(_dom_classes=["ttr-teacher-size-box"])
+        # The picked table's link and QR code, to show the class (the app's address: the
+        # server's TTR_APP_URL, else this page's host at the app's port).
+        self.page_base: str | None = None
+        self.links = LinkReader()
+        self.links.on_link(guard(self._heard_address))
+        self.link_box = LinkBox(guard, "ttr-teacher-link")
         self.note = Note("ttr-teacher-note")
         self.guard.listeners.append(lambda summary: self.note.show(summary, bad=True))
         self.timer = browser_timer(REFRESH_MS, "ttr-teacher-timer", guard(lambda: self.refresh()))
@@ -236,10 +245,12 @@ class TeacherPage:
                     [self.seat_picker, self.free_button],
                     layout=widgets.Layout(flex_flow="row wrap"),
                 ),
+                self.link_box.widget,
                 widgets.HBox([self.export_button, self.export_link]),
                 self.note.widget,
                 self.size_html,
                 self.timer,
+                self.links,
                 self.watch_box,
                 self.guard.output,
             ],
@@ -342,6 +353,27 @@ class TeacherPage:
             return None, _sentence(exc)
         return client, ""
 
+    def _heard_address(self, _query: str, base: str | None) -> None:
+        """The page's own address (its query, with the login token, is never kept)."""
+        self.page_base = app_base(base, teacher=True)
+        self._show_link()
+
+    def _show_link(self) -> None:
+        """The picked table's link and QR code, while players may still join it."""
+        table_id = self.picker.value
+        client = self.clients.get(table_id) if isinstance(table_id, int) else None
+        info = client.info if client is not None else None
+        if info is None and isinstance(table_id, int):
+            try:
+                info = self.store.table_by_id(table_id)
+            except TableError:
+                return  # the store did not answer just now: keep what is shown
+        if info is None or info.status not in ("open", "playing") or self.page_base is None:
+            self.link_box.clear()
+            return
+        code = show_code(info.code)
+        self.link_box.show(table_link(self.page_base, info.code), code, f"Table {code}")
+
     def _offer_seats(self) -> None:
         """The picked table's players, for *Free this seat* (only a seat whose player never
         moved can be freed; the store checks)."""
@@ -364,6 +396,7 @@ class TeacherPage:
         if list(self.seat_picker.options) != seats:
             self.seat_picker.options = seats
             self.seat_picker.value = seats[0][1] if seats else None
+        self._show_link()
 
     # ------------------------------------------------------------------ actions
     def watch(self, table_id: int | None) -> None:
@@ -382,7 +415,7 @@ class TeacherPage:
             self.app.tables.forms_box.layout.display = "none"
             self.watch_box.children = (self.app.widget,)
         self.app.tables.watch(Seated(info.table_id, info.code, None))
-        self.note.show(f"Watching table {show_code(info.code)}.")
+        self.note.clear()  # the watched table's own header names it
 
     def close(self, table_id: int | None) -> None:
         """Close a table for everyone (a finished game stays as it ended)."""
@@ -473,8 +506,9 @@ def tables_table(rows: list[dict[str, Any]]) -> str:
             name = html.escape(seat.name) if seat.name else "<i>free</i>"
             if seat.away:
                 name += " <span class='ttr-note'>(away)</span>"
-            if seat.kind != "human":
-                name += f" <span class='ttr-note'>({html.escape(seat.kind)} bot)</span>"
+            if seat.stand_in:  # graded games: who really plays this seat now
+                stand_in = html.escape(seat.stand_in)
+                name += f" <span class='ttr-note'>(a {stand_in} bot plays for them now)</span>"
             if row["scores"]:
                 name += f": {row['scores'][i]}"
             players.append(name)
