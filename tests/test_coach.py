@@ -417,3 +417,31 @@ def test_an_offered_ticket_the_network_already_joins_adds_nothing() -> None:
     lines = hint(coach(game, 0), "offer").lines
     assert any("Denver – El Paso (4 points): adds no space" in line for line in lines)
     assert coach(start(players=2, seed=1), 0).hints[1].kind != "offer"  # no offer: no hint
+
+
+def test_after_the_game_ends_the_coach_reviews_and_coaches_no_play(tmp_path, capsys) -> None:
+    from ttr_nb.cli import main
+
+    game = new_game("maerklin", 2, seed=5)
+    bots = [GreedyBot(1), GreedyBot(2)]
+    while True:
+        bot = bots[game.current_player]
+        action = bot.choose(game)
+        record = record_move(bot, game, action)
+        game.apply(action)
+        if game.is_over:
+            break
+    advice = coach(game, 0, record)
+    kinds = [h.kind for h in advice.hints]
+    assert kinds[:2] == ["review", "review"] and kinds[-1] == "why"
+    assert set(kinds) <= {"review", "blocked", "why"}
+    assert advice.plan is None and not advice.losses and not advice.heading
+    text = advice.text()
+    for play in ("My plan", "Claim ", "Weak spots", "heading", "Best passenger move now"):
+        assert play not in text
+    assert "the game is over" in text.splitlines()[0]
+    path = tmp_path / "over.json"
+    path.write_text(game.to_json(), encoding="utf-8")
+    assert main(["hint", str(path), "--seat", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "End-of-game review" in out and "Review: " in out and "My plan" not in out

@@ -11,6 +11,7 @@ from .hint import Hint, plural_s
 from .lessons import ALGORITHMS
 from .offer import offer_hint
 from .plan import Plan, my_plan, ticket_name
+from .review import review_hints
 from .variants import variant_hints
 from .view import seat_view
 from .weak import Heading, RouteLoss, TicketCutNote, opponents_heading, route_losses, ticket_cuts
@@ -30,20 +31,21 @@ class Coaching:
     ----------
     seat : int
         The seat coached (0-based; shown 1-based).
-    plan : Plan
+    plan : Plan or None
+        None once the game is over: then the coach only reviews the game.
     losses : tuple of RouteLoss
     cuts : tuple of TicketCutNote
     heading : tuple of Heading
     hints : tuple of Hint
         The hints in the order shown: plan, tickets on offer, weak spots, opponents, the
-        variant's, why.
+        variant's, why; once the game is over, the end-of-game review and why.
     seconds : float
         How long the coach took.
     """
 
     game: Game
     seat: int
-    plan: Plan
+    plan: Plan | None
     losses: tuple[RouteLoss, ...]
     cuts: tuple[TicketCutNote, ...]
     heading: tuple[Heading, ...]
@@ -59,7 +61,7 @@ class Coaching:
             "player": game.names[self.seat],
             "moves": len(game.history),
             "phase": game.phase,
-            "plan": self.plan.to_dict(),
+            "plan": None if self.plan is None else self.plan.to_dict(),
             "weak_spots": {
                 "routes": [loss.to_dict() for loss in self.losses],
                 "cuts": [cut.to_dict() for cut in self.cuts],
@@ -70,9 +72,10 @@ class Coaching:
         }
 
     def text(self) -> str:
+        over = ": the game is over. End-of-game review" if self.game.is_over else ""
         head = (
             f"Coach for seat {self.seat + 1} ({self.game.names[self.seat]}), "
-            f"{self.game.map.name}, after move {len(self.game.history)}"
+            f"{self.game.map.name}, after move {len(self.game.history)}{over}"
         )
         return "\n\n".join([head, *(hint.text() for hint in self.hints)])
 
@@ -80,6 +83,10 @@ class Coaching:
 def coach(game: Game, seat: int, why: WhyRecord | None = None) -> Coaching:
     """The coach's hints for ``seat`` (0-based) in ``game``'s current position, computed
     from what that seat may know only; ``why`` adds the words for a bot's last move.
+
+    Once the game is over there is nothing left to play for: the coach then gives the
+    end-of-game review (:func:`~ttr_nb.coach.review_hints`, every ticket being public)
+    and *Why that move*, and no plan.
 
     Raises
     ------
@@ -98,6 +105,14 @@ def coach(game: Game, seat: int, why: WhyRecord | None = None) -> Coaching:
     'graphs_5_steiner.ipynb'
     """
     start = time.perf_counter()
+    if game.is_over:
+        if not 0 <= seat < game.num_players:
+            raise ValueError(f"there is no seat {seat + 1} at a table of {game.num_players}")
+        hints = review_hints(game)
+        if why is not None:
+            hints.append(why.hint(game, seat))
+        seconds = time.perf_counter() - start
+        return Coaching(game, seat, None, (), (), (), tuple(hints), why, seconds)
     view = seat_view(game, seat)
     plan = my_plan(view, seat)
     losses = route_losses(view, seat, plan)
