@@ -127,19 +127,29 @@ def test_weak_spots_give_the_detour_each_loss_forces() -> None:
     game = usa()
     advice = coach(game, 0)
     losses = {loss.route: loss.extra for loss in advice.losses}
-    # Without Santa Fe–El Paso: Santa Fe–Phoenix–El Paso, 6 spaces for 2 (+4); without
-    # Denver–Santa Fe: Santa Fe–Oklahoma City–Denver, 7 for 2 (+5). Dearest first.
-    assert losses == {99: 5, 48: 4}
-    assert [loss.route for loss in advice.losses] == [99, 48]
-    assert "+5 spaces" in hint(advice, "weak-spots").lines[1]
+    # The plan, Denver–Santa Fe–El Paso, is 4 spaces. Without Santa Fe–El Paso: Denver–
+    # Santa Fe–Phoenix–El Paso, 8 (+4); without Denver–Santa Fe: Denver–Phoenix–El Paso, 8
+    # (+4; keeping Santa Fe–El Paso, Denver–Oklahoma City–Santa Fe would be +5).
+    assert losses == {99: 4, 48: 4}
+    assert all(loss.exact for loss in advice.losses)
+    lines = hint(advice, "weak-spots").lines
+    assert lines[2] == (
+        "  Denver–Santa Fe (2 gray): +4 spaces (the cheapest plan without it claims "
+        "Denver–Phoenix (5 white), El Paso–Phoenix (3 gray) instead)"
+    )
 
 
 def test_a_detour_one_space_longer_reads_as_one_space() -> None:
     game = usa(tickets=(6,))  # Dallas–New York (11)
     lines = hint(coach(game, 0), "weak-spots").lines
-    # Without Little Rock–Nashville (3): Little Rock–Saint Louis–Nashville, 4 spaces.
-    assert "  Little Rock–Nashville (3 white): +1 space (detour: " in "\n".join(lines)
+    # Without New York–Pittsburgh (2): ...Nashville–Atlanta–Raleigh–Washington–New York,
+    # one space more; without Little Rock–Nashville: ...Little Rock–Saint Louis–Pittsburgh,
+    # as short.
+    assert "  New York–Pittsburgh (2 white): +1 space (the cheapest plan " in "\n".join(lines)
     assert "+1 spaces" not in "\n".join(lines)
+    assert "  Little Rock–Nashville (3 white): no loss (an equally short plan claims " in (
+        "\n".join(lines)
+    )
 
 
 def test_a_route_whose_loss_makes_a_ticket_impossible_and_its_cut() -> None:

@@ -122,7 +122,7 @@ def coach(game: Game, seat: int, why: WhyRecord | None = None) -> Coaching:
     offer = offer_hint(view, seat, plan)
     if offer is not None:
         hints.append(offer)
-    hints += _weak_hints(game, losses, cuts)
+    hints += _weak_hints(game, plan, losses, cuts)
     if heading:
         hints.append(_heading_hint(game, heading))
     hints += variant_hints(view, seat, plan)
@@ -158,21 +158,16 @@ def _link_label(game: Game, link: tuple[int, ...]) -> str:
 
 
 def _weak_hints(
-    game: Game, losses: tuple[RouteLoss, ...], cuts: tuple[TicketCutNote, ...]
+    game: Game, plan: Plan, losses: tuple[RouteLoss, ...], cuts: tuple[TicketCutNote, ...]
 ) -> list[Hint]:
     out = []
     if losses:
-        lines = ["If an opponent claimed one of your planned routes first:"]
+        lines = [
+            "If an opponent claimed one of your planned routes first (your plan made again "
+            "without it):"
+        ]
         for loss in losses[:SHOWN_LOSSES]:
-            if loss.impossible:
-                gone = ", ".join(t.name for t in loss.impossible)
-                cost = f"{gone} could not be completed any more"
-            elif loss.extra == 0:
-                cost = "an equally short way exists"
-            else:
-                via = ", ".join(_label(game, r) for r in loss.detour)
-                cost = f"+{loss.extra} space{plural_s(loss.extra)} (detour: {via})"
-            lines.append(f"  {_label(game, loss.route)}: {cost}")
+            lines.append(f"  {_label(game, loss.route)}: {_loss_words(game, plan, loss)}")
         routes = tuple(loss.route for loss in losses[:SHOWN_LOSSES])
         out.append(Hint("weak-spots", "Weak spots", tuple(lines), ALGORITHMS["replan"], routes))
     if cuts:
@@ -185,6 +180,24 @@ def _weak_hints(
             Hint("cuts", "How few claims block a ticket", tuple(lines), ALGORITHMS["min-cut"])
         )
     return out
+
+
+def _loss_words(game: Game, plan: Plan, loss: RouteLoss) -> str:
+    """What one loss costs, in words that say what the figure is."""
+    if loss.impossible:
+        gone = ", ".join(t.name for t in loss.impossible)
+        return f"{gone} could not be completed any more"
+    instead = ", ".join(_label(game, r) for r in loss.detour)
+    if loss.extra == 0:
+        if not instead:
+            return "no loss (the rest of your plan still completes every ticket)"
+        return f"no loss (an equally short plan claims {instead} instead)"
+    extra = loss.extra or 0
+    spaces = f"+{extra} space{plural_s(extra)}"
+    if loss.exact:
+        return f"{spaces} (the cheapest plan without it claims {instead} instead)"
+    bound = "at most" if plan.exact else "about"
+    return f"{bound} {spaces} (the best plan found without it claims {instead} instead)"
 
 
 def _heading_hint(game: Game, heading: tuple[Heading, ...]) -> Hint:

@@ -60,7 +60,7 @@ ALGORITHMS = _all(
     ),
     Algorithm(
         "replan",
-        "the Steiner forest planned again without the route (the detour its loss forces)",
+        "the Steiner forest of all the tickets planned again without the route",
         "graphs_5_steiner.ipynb",
         "Graphs 5 · Several tickets at once: Steiner trees and forests",
     ),
