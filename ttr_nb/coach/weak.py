@@ -46,9 +46,10 @@ __all__ = [
 
 CUT_TICKETS = 3  # tickets whose cuts are computed
 LOSS_ROUTES = 12  # planned routes whose loss is computed (those serving most points)
-# The exact method's work shared by the plans without each route (past it, the greedy
-# approximation): about two exact plans' worth, so the hint stays within 200 ms.
-LOSS_WORK = 2 * MAX_EXACT_WORK
+# The exact method's work shared by the plans without each route, the routes serving most
+# points first (past it, upper bounds): one exact plan's worth, so the hint costs what it
+# did when it planned only the tickets each route serves.
+LOSS_WORK = MAX_EXACT_WORK
 GUESSED_TICKETS = 3  # likeliest tickets shown per opponent
 MIN_COVER = 0.25  # a ticket their network covers less than this is no guess
 
@@ -155,7 +156,8 @@ def route_losses(view: Game, seat: int, plan: Plan) -> tuple[RouteLoss, ...]:
     Notes
     -----
     One Steiner forest per route, each over all the seat's tickets; they share
-    ``LOSS_WORK`` of the exact method's work, the dearest routes first.
+    ``LOSS_WORK`` of the exact method's work (about 3^ends x places each), the routes
+    serving most points first.
     """
     game_map = view.map
     board = board_of(game_map)
@@ -173,7 +175,8 @@ def route_losses(view: Game, seat: int, plan: Plan) -> tuple[RouteLoss, ...]:
         return (-sum(stake.get(tickets[i], 0) for i in serving.get(rid, ())), rid)
 
     chosen = [r for r in sorted(plan.routes, key=at_stake)[:LOSS_ROUTES] if serving.get(r)]
-    work = LOSS_WORK // max(1, len(chosen))
+    budget = LOSS_WORK
+    cost = _exact_work(game_map, owned, [demands[i] for i in _open(plan)])
     planned = set(plan.routes)
     lost_before = set(plan.forest.unreachable)
     out = []
@@ -186,8 +189,10 @@ def route_losses(view: Game, seat: int, plan: Plan) -> tuple[RouteLoss, ...]:
             owned=owned,
             unavailable=unavailable,
             dead_ends=game_map.dead_ends,
-            max_exact_work=work,
+            max_exact_work=budget,
         )
+        if again.exact:
+            budget -= cost  # the dearest routes first: they are shown first
         gone = [i for i in again.unreachable if i not in lost_before]
         impossible = tuple(TicketNote.of(game_map, tickets[i]) for i in gone)
         exact = again.exact and plan.exact
@@ -222,6 +227,41 @@ def route_losses(view: Game, seat: int, plan: Plan) -> tuple[RouteLoss, ...]:
         )
     out.sort(key=lambda loss: (loss.extra is not None, -(loss.extra or 0), loss.route))
     return tuple(out)
+
+
+def _open(plan: Plan) -> list[int]:
+    """The indices of the plan's open tickets."""
+    forest = plan.forest
+    return [i for i in forest.needs if i not in forest.completed and i not in forest.unreachable]
+
+
+def _exact_work(game_map: Map, owned: frozenset, demands: list) -> int:
+    """About the exact method's work (3^ends x places) for these demands, as
+    :func:`~ttr_nb.algorithms.steiner_forest` counts it: the places the seat's routes
+    join count as one, and a dead end as one place per route into it."""
+    parent: dict[Any, Any] = {}
+
+    def find(x: Any) -> Any:
+        while parent.setdefault(x, x) != x:
+            x = parent[x]
+        return x
+
+    dead = game_map.dead_ends
+    keys: dict[str, list[Any]] = {}
+    for route in game_map.routes:
+        pair = [(p, route.id) if p in dead else p for p in route.ends]
+        for place, key in zip(route.ends, pair, strict=True):
+            keys.setdefault(place, []).append(key)
+            find(key)
+        if route.id in owned:
+            parent[find(pair[0])] = find(pair[1])
+    ends = {
+        frozenset(find(k) for p in end for k in keys.get(p, ()))
+        for demand in demands
+        for end in demand
+    }
+    places = len({find(k) for k in list(parent)})
+    return 3 ** len(ends) * places
 
 
 def _board_order(game_map: Map) -> Any:
