@@ -455,3 +455,18 @@ def test_after_the_game_ends_the_coach_reviews_and_coaches_no_play(tmp_path, cap
     assert main(["hint", str(path), "--seat", "2"]) == 0
     out = capsys.readouterr().out
     assert "End-of-game review" in out and "Review: " in out and "My plan" not in out
+
+
+def test_a_held_ticket_out_of_reach_does_not_spoil_the_offer() -> None:
+    game = start(players=2, seed=1)
+    _offered(game, 0, (DENVER_EL_PASO, 6))  # Dallas–New York
+    game.state.players[0].tickets = [LA_MIAMI]
+    give_routes(game, 1, [2, 15, 69])  # every route into Miami: Los Angeles–Miami is lost
+    advice = coach(game, 0)
+    assert [t.id for t in advice.plan.unreachable] == [LA_MIAMI] and advice.plan.spaces == 0
+    offer = hint(advice, "offer")
+    extras = {n["ticket"]["id"]: n["extra_spaces"] for n in offer.data["offer"]}
+    assert extras == {DENVER_EL_PASO: 4, 6: 11}
+    assert "  Denver – El Paso (4 points): adds 4 spaces" in offer.lines
+    assert not any("cannot be completed" in line for line in offer.lines)
+    assert offer.data["fewest_spaces_keep"] == {"tickets": [DENVER_EL_PASO], "extra_spaces": 4}
