@@ -470,3 +470,51 @@ def test_a_held_ticket_out_of_reach_does_not_spoil_the_offer() -> None:
     assert "  Denver – El Paso (4 points): adds 4 spaces" in offer.lines
     assert not any("cannot be completed" in line for line in offer.lines)
     assert offer.data["fewest_spaces_keep"] == {"tickets": [DENVER_EL_PASO], "extra_spaces": 4}
+
+
+def test_near_the_end_my_plan_leads_with_what_fits_the_pieces() -> None:
+    game = usa(tickets=(DENVER_EL_PASO, LA_MIAMI))
+    full = coach(game, 0).plan.spaces
+    game.state.players[0].pieces["train"] = 5  # enough for Denver–El Paso (4) alone
+    advice = coach(game, 0)
+    plan = advice.plan
+    assert set(plan.routes) == {48, 99} and plan.spaces == 4 and plan.full_spaces == full
+    assert [t.id for t in plan.reachable] == [DENVER_EL_PASO]
+    assert [t.id for t in plan.given_up] == [LA_MIAMI]
+    lines = hint(advice, "plan").lines
+    assert lines[0].startswith("Within your 5 trains: claim 2 routes, 4 spaces (the plan that ")
+    assert lines[-1] == (
+        f"It gives up Los Angeles – Miami (−20 at the end): completing every ticket would take "
+        f"{full} spaces, more than your pieces allow."
+    )
+    assert {loss.route for loss in advice.losses} == {48, 99}  # weak spots of what fits
+    game.state.players[0].pieces["train"] = 2
+    advice = coach(game, 0)
+    assert advice.plan.routes == () and not advice.plan.reachable
+    lines = hint(advice, "plan").lines
+    assert lines[0] == (
+        f"Your 2 trains cannot complete any of your open tickets: the cheapest plan needs "
+        f"{full} spaces. Each ticket left open costs its points at the end:"
+    )
+    assert lines[1] == "  Denver – El Paso (−4), Los Angeles – Miami (−20)"
+    assert not any(line.startswith("Claim") for line in lines)
+
+
+def test_world_my_plan_counts_trains_and_ships_apart() -> None:
+    # Djibouti–Lahore takes 5 train spaces, Bangkok–Tokyo 4 ship spaces: 9 in all.
+    game = start_world()
+    set_tickets(game, 0, (6, 3))
+    player = game.state.players[0]
+    player.pieces.update(train=4, ship=30)
+    player.extras["box"]["train"] = 0  # no train left to exchange a ship for
+    advice = coach(game, 0)
+    assert [t.id for t in advice.plan.reachable] == [3]
+    assert [t.id for t in advice.plan.given_up] == [6]
+    assert advice.plan.spaces_by_kind == {"ship": 4}
+    assert hint(advice, "plan").lines[0].startswith("Within your 4 trains and 30 ships: claim ")
+    assert hint(advice, "pieces").lines[0].startswith("Your supply covers the plan")
+    player.extras["box"]["train"] = 5  # one ship exchanged for a train makes it fit
+    advice = coach(game, 0)
+    assert advice.plan.fitting is None and advice.plan.spaces == 9
+    assert hint(advice, "plan").lines[0].startswith("Claim ")
+    assert "exchanging 1 ship for trains costs 1 point." in hint(advice, "pieces").lines[0]

@@ -20,6 +20,7 @@ from ..game import Game
 from .hint import Hint, plural_s
 from .lessons import ALGORITHMS
 from .plan import Plan, TicketNote
+from .supply import pieces_words
 from .view import board_of, demand_of, unavailable_to
 
 __all__ = ["OfferNote", "offer_hint", "offer_notes"]
@@ -91,7 +92,7 @@ def offer_notes(view: Game, seat: int, plan: Plan) -> tuple[OfferNote, ...]:
     work = OFFER_WORK // max(1, len(player.offer))
     for ticket in player.offer:
         spaces, exact = _spaces(view, seat, [*held, ticket], 1, work)
-        extra = None if spaces is None else spaces - plan.spaces
+        extra = None if spaces is None else spaces - plan.full_spaces
         notes.append(OfferNote(TicketNote.of(view.map, ticket), extra, exact and plan.exact))
     return tuple(notes)
 
@@ -111,7 +112,7 @@ def cheapest_keep(view: Game, seat: int, plan: Plan) -> tuple[tuple[int, ...], i
         if spaces is None:
             continue
         points = sum(TicketNote.of(view.map, t).points for t in keep)
-        found = (keep, spaces - plan.spaces, points, exact and plan.exact)
+        found = (keep, spaces - plan.full_spaces, points, exact and plan.exact)
         if best is None or (found[1], -found[2]) < (best[1], -best[2]):
             best = found
     return None if best is None else (best[0], best[1], best[3])
@@ -124,8 +125,9 @@ def offer_hint(view: Game, seat: int, plan: Plan) -> Hint | None:
         return None
     pieces = sum(plan.pieces.values())
     lines = [
-        "What each offered ticket adds to your plan (spaces still to claim, "
-        f"{plan.spaces} now; you have {pieces} pieces):"
+        "What each offered ticket adds to the plan completing the tickets you hold "
+        f"({plan.full_spaces} space{plural_s(plan.full_spaces)} now; you have "
+        f"{pieces_words(plan.pieces)}):"
     ]
     for note in notes:
         t = note.ticket
@@ -134,11 +136,11 @@ def offer_hint(view: Game, seat: int, plan: Plan) -> Hint | None:
         elif note.extra == 0:
             cost = "adds no space: your plan already joins its ends"
         else:
-            cost = f"adds {note.extra} space{'s' if note.extra != 1 else ''}"
+            cost = f"adds {note.extra} space{plural_s(note.extra)}"
         about = "" if note.exact else " (about)"
         lines.append(f"  {t.name} ({t.points} points): {cost}{about}")
     extras = [n.extra for n in notes if n.extra is not None]
-    if extras and plan.spaces + min(extras) > pieces:
+    if extras and plan.full_spaces + min(extras) > pieces:
         lines.append("Even the cheapest ticket would take more pieces than you have left.")
     best = cheapest_keep(view, seat, plan)
     exact = all(n.exact for n in notes)

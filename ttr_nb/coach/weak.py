@@ -161,7 +161,7 @@ def route_losses(view: Game, seat: int, plan: Plan) -> tuple[RouteLoss, ...]:
     """
     game_map = view.map
     board = board_of(game_map)
-    tickets = view.state.players[seat].tickets
+    tickets = plan.tickets  # the forest's demands, by index
     demands = [demand_of(game_map, t) for t in tickets]
     owned = frozenset(view.state.players[seat].routes)
     closes = view.num_players <= view.rules.closed_parallel_max_players
