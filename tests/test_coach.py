@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -518,3 +519,56 @@ def test_world_my_plan_counts_trains_and_ships_apart() -> None:
     assert advice.plan.fitting is None and advice.plan.spaces == 9
     assert hint(advice, "plan").lines[0].startswith("Claim ")
     assert "exchanging 1 ship for trains costs 1 point." in hint(advice, "pieces").lines[0]
+
+
+def test_why_a_search_move_counts_add_up_to_the_games_played() -> None:
+    game = new_game("usa", 2, seed=3)
+    bot = SearchBot(seed=1, worlds=8, min_evidence=1)
+    while game.phase == "setup":
+        game.apply(game.legal_actions()[-1])
+    action = bot.choose(game)
+    record = record_move(bot, game, action)
+    children = bot.last.root.children
+    assert len(children) > len(record.candidates)  # some candidates are not listed
+    lines = record.hint(game, 0).lines
+    assert f"comparing {len(children)} possible moves" in lines[1]
+    assert f"played {record.playouts} games to the end" in lines[1]
+    listed = [int(re.search(r": played (\d+) time", line)[1]) for line in lines[2:-1]]
+    others = int(re.search(r"the other \d+ moves: (\d+) games? in all", lines[-1])[1])
+    assert len(listed) == len(record.candidates) and sum(listed) + others == record.playouts
+
+
+@pytest.mark.parametrize("name", ["germany", "maerklin"])
+def test_why_the_compulsory_opening_ticket_draw_is_no_choice(name: str) -> None:
+    game = new_game(name, 2, seed=1)
+    bot = GreedyBot(1)
+    action = bot.choose(game)
+    record = record_move(bot, game, action)
+    game.apply(action)
+    lines = record.hint(game, 1).lines
+    assert "every player must draw tickets at the start of this game" in lines[1]
+    assert not any("complete or planned" in line for line in lines)
+    assert WhyRecord.from_data(record.to_data()) == record
+    keep = bot.choose(game)
+    assert not record_move(bot, game, keep).compulsory  # which tickets to keep is a choice
+    game.apply(keep)
+    assert record_move(bot, game, bot.choose(game)).compulsory  # the second seat's draw
+
+
+def test_why_words_read_as_sentences() -> None:
+    from ttr_nb.bots import Reason
+
+    game = usa()
+    record = WhyRecord(
+        1, 0, "greedy", "Ann takes a card", Reason("card for plan", (6, 7), (48,), "orange")
+    )
+    own = record.hint(game, 0).lines
+    assert own[1] == (
+        "It took an orange card: its plan for its tickets Dallas – New York and Denver – El Paso "
+        "needs that colour."
+    )
+    other = record.hint(game, 1).lines
+    assert other[-1] == (
+        "(Which of its tickets it serves stays hidden until the end of the game, or until you "
+        "coach that seat.)"
+    )
