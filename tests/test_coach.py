@@ -572,3 +572,20 @@ def test_why_words_read_as_sentences() -> None:
         "(Which of its tickets it serves stays hidden until the end of the game, or until you "
         "coach that seat.)"
     )
+
+
+def test_plan_and_review_words_read_as_sentences() -> None:
+    from ttr_nb.coach.plan import TicketNote
+    from ttr_nb.coach.review import PlayerReview
+
+    game = usa()
+    set_hand(game, 0, red=1, locomotive=1)
+    lines = hint(coach(game, 0), "plan").lines
+    # Two gray routes of 2: each may be paid in a colour of its own.
+    assert lines[2] == (
+        "Cards: 4 cards for gray routes (each in one colour of your choice; you hold 1 of "
+        "your commonest colour); 1 wild card in hand; about 2 cards still to draw."
+    )
+    notes = tuple(TicketNote.of(game.map, t) for t in (DENVER_EL_PASO, LA_MIAMI))
+    row = PlayerReview(0, "Ann", (), 0, (), 24, True, notes, ())
+    assert "the cheapest network completing both needed 24 spaces." in row.lines(game)[0]

@@ -97,10 +97,10 @@ ALGORITHMS = _all(
     ),
     Algorithm(
         "connectivity",
-        "connectivity (breadth-first search over the routes each player may still use), "
-        "replayed move by move",
-        "graphs_2_connectivity_1_bfs_and_dfs.ipynb",
-        "Graphs 2.1 · Is my ticket complete? Searching a network",
+        "connectivity by union–find over the routes each player may still use, the board "
+        "rebuilt backwards from the end, claim by claim",
+        "graphs_2_connectivity_2_union_find.ipynb",
+        "Graphs 2.2 · Is my ticket complete? Dead ends and union–find",
     ),
     Algorithm(
         "journey",

@@ -88,7 +88,7 @@ class PlayerReview:
             f"{self.name}: built {self.built_spaces} space{plural_s(self.built_spaces)} "
             f"({len(self.built)} route{plural_s(len(self.built))}), "
             f"completing {len(self.completed)} of {n} ticket{plural_s(n)}; the "
-            f"cheapest network completing {'it' if n == 1 else f'all {n}'} needed "
+            f"cheapest network completing {_all(n)} needed "
             f"{self.best_spaces} space{plural_s(self.best_spaces)}{how}."
         ]
         for m in self.missed:
@@ -103,6 +103,11 @@ class PlayerReview:
                 f"{who} claimed {route}{when}."
             )
         return out
+
+
+def _all(n: int) -> str:
+    """How the review names every one of ``n`` tickets: it, both, all 3."""
+    return "it" if n == 1 else "both" if n == 2 else f"all {n}"
 
 
 def review(game: Game) -> tuple[PlayerReview, ...]:
