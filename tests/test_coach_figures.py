@@ -175,3 +175,44 @@ def test_the_issue_s_usa_case_kansas_city_omaha_costs_nothing() -> None:
         "  Kansas City–Omaha (1 gray): no loss (an equally short plan claims Denver–Helena "
         "(4 green), Denver–Santa Fe (2 gray) instead)"
     )
+
+
+def test_weak_spots_past_the_exact_budget_say_at_most_and_are_upper_bounds(monkeypatch) -> None:
+    from ttr_nb.coach import weak
+    from ttr_nb.coach.plan import my_plan
+    from ttr_nb.coach.view import seat_view
+
+    checked = bounded = 0
+    for name in ("usa", "germany"):
+        game = new_game(name, 3, seed=5)
+        bots = [GreedyBot(i) for i in range(3)]
+        for move in range(1, 120):
+            game.apply(bots[game.current_player].choose(game))
+            if move % 30:
+                continue
+            for seat in range(3):
+                view = seat_view(game, seat)
+                plan = my_plan(view, seat)
+                if not plan.exact:
+                    continue
+                exact = {loss.route: loss for loss in weak.route_losses(view, seat, plan)}
+                monkeypatch.setattr(weak, "LOSS_WORK", 0)
+                for loss in weak.route_losses(view, seat, plan):
+                    truth = exact[loss.route]
+                    assert truth.exact
+                    if truth.extra is None:
+                        assert loss.extra is None
+                        continue
+                    assert loss.extra >= truth.extra  # an upper bound
+                    assert loss.exact == (loss.extra == 0)  # no plan is shorter than none
+                    checked += 1
+                    bounded += not loss.exact
+                monkeypatch.setattr(weak, "LOSS_WORK", weak.MAX_EXACT_WORK)
+    assert checked >= 20 and bounded >= 5, (checked, bounded)
+    game = new_game("usa", 2, seed=3)
+    game.apply(game.legal_actions()[-1])
+    monkeypatch.setattr(weak, "LOSS_WORK", 0)
+    lines = next(h for h in coach(game, 0).hints if h.kind == "weak-spots").lines
+    assert any(
+        ": at most +" in line and "(the best plan found without it" in line for line in lines
+    )
