@@ -458,7 +458,8 @@ def _fitting(
     Exact plans know the spaces of every subset of the tickets: the subsets within the
     seat's pieces in all are tried, best first, until one's plan fits kind by kind (one
     kind of piece: the first). Otherwise tickets are given up, those saving most spaces
-    a point first, until the plan fits."""
+    a point first, until the plan without their own routes fits in all, and from there
+    until the plan made again for the rest fits kind by kind."""
     total = sum(view.state.players[seat].pieces.values())
     value = {i: _stake(view.map, tickets[i]) for i in full.needs}
     if full.exact:
@@ -467,12 +468,18 @@ def _fitting(
             key=lambda s: (-sum(value[i] for i in s), full.subset_spaces[s], sorted(s)),
         )
     else:
+        # The plan without a ticket's own routes still serves the others: give up tickets
+        # until that fits, then plan the rest again (a plan per candidate would cost a
+        # greedy forest of many tickets each).
         kept = list(value)
         candidates = []
+        spaces = full.spaces
         index = {t: i for i, t in enumerate(tickets)}
         for drop in sorted(drops, key=lambda d: -d.saves / max(value[index[d.ticket.id]], 1)):
             kept.remove(index[drop.ticket.id])
-            candidates.append(frozenset(kept))
+            spaces -= drop.saves
+            if spaces <= total:
+                candidates.append(frozenset(kept))
     for tried, subset in enumerate(candidates):
         kept_ids = sorted(subset)
         # Past FIT_TRIES exact plans, approximate ones (a plan that fits still fits).
