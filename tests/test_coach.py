@@ -512,7 +512,14 @@ def test_world_my_plan_counts_trains_and_ships_apart() -> None:
     assert [t.id for t in advice.plan.reachable] == [3]
     assert [t.id for t in advice.plan.given_up] == [6]
     assert advice.plan.spaces_by_kind == {"ship": 4}
-    assert hint(advice, "plan").lines[0].startswith("Within your 4 trains and 30 ships: claim ")
+    assert (
+        hint(advice, "plan")
+        .lines[0]
+        .startswith(
+            "Within your 4 trains and 30 ships: claim 2 routes, 4 spaces (the plan that keeps the "
+            "most ticket points within your pieces)"
+        )
+    )
     assert hint(advice, "pieces").lines[0].startswith("Your supply covers the plan")
     player.extras["box"]["train"] = 5  # one ship exchanged for a train makes it fit
     advice = coach(game, 0)

@@ -27,7 +27,7 @@ from .view import board_of, demand_of, unavailable_to
 __all__ = ["CardNeed", "Drop", "Plan", "TicketNote", "my_plan", "ticket_name"]
 
 CARDS_PER_TURN = 2  # a draw turn takes two cards (a face-up wild: one)
-FIT_TRIES = 8  # plans tried, best first, for the set of tickets that fits the pieces
+FIT_TRIES = 1  # plans tried in full for the tickets that fit (then small exact or approximate)
 
 
 def ticket_name(game_map: Map, ticket_id: int) -> str:
@@ -482,8 +482,8 @@ def _fitting(
                 candidates.append(frozenset(kept))
     for tried, subset in enumerate(candidates):
         kept_ids = sorted(subset)
-        # Past FIT_TRIES exact plans, approximate ones (a plan that fits still fits).
-        work = MAX_EXACT_WORK if tried < FIT_TRIES else 0
+        # Past FIT_TRIES plans, exact ones only while small (a plan that fits still fits).
+        work = MAX_EXACT_WORK if tried < FIT_TRIES else MAX_EXACT_WORK // 8
         forest = plan_for([tickets[i] for i in kept_ids], work)
         if not shortfall(view, seat, _by_kind(view, forest.route_ids)):
             return tuple(kept_ids), forest
