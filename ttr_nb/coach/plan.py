@@ -28,6 +28,7 @@ __all__ = ["CardNeed", "Drop", "Plan", "TicketNote", "my_plan", "ticket_name"]
 
 CARDS_PER_TURN = 2  # a draw turn takes two cards (a face-up wild: one)
 FIT_TRIES = 1  # plans tried in full for the tickets that fit (then small exact or approximate)
+MAX_FIT_TRIES = 12  # sets of tickets tried, best first, when the pieces fit kind by kind only
 
 
 def ticket_name(game_map: Map, ticket_id: int) -> str:
@@ -480,6 +481,8 @@ def _fitting(
             spaces -= drop.saves
             if spaces <= total:
                 candidates.append(frozenset(kept))
+    if len(candidates) > MAX_FIT_TRIES:  # then the single tickets, cheap to plan exactly
+        candidates = candidates[:MAX_FIT_TRIES] + [c for c in candidates if len(c) <= 1]
     for tried, subset in enumerate(candidates):
         kept_ids = sorted(subset)
         # Past FIT_TRIES plans, exact ones only while small (a plan that fits still fits).
