@@ -596,3 +596,15 @@ def test_plan_and_review_words_read_as_sentences() -> None:
     notes = tuple(TicketNote.of(game.map, t) for t in (DENVER_EL_PASO, LA_MIAMI))
     row = PlayerReview(0, "Ann", (), 0, (), 24, True, notes, ())
     assert "the cheapest network completing both needed 24 spaces." in row.lines(game)[0]
+
+
+def test_in_the_last_round_my_plan_says_how_many_turns_are_left() -> None:
+    game = usa(players=3, tickets=(DENVER_EL_PASO, LA_MIAMI))
+    game.state.final_turns_left = 4  # seats 1, 2, 3, then 1 again: two turns for seat 1
+    lines = hint(coach(game, 0), "plan").lines
+    assert (
+        "The last round has begun: you have 2 turns left, fewer than the plan takes; claim what "
+        "you can pay for now."
+    ) in lines
+    game.state.final_turns_left = None
+    assert not any("last round" in line for line in hint(coach(game, 0), "plan").lines)

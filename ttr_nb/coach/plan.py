@@ -228,6 +228,12 @@ class Plan:
                 )
                 out.append(f"  That is {kinds}.")
             out.append(self._cards_line(game))
+            left = _turns_left(game, self.seat)
+            if left is not None and left < self.turns:
+                out.append(
+                    f"The last round has begun: you have {left} turn{plural_s(left)} left, fewer "
+                    "than the plan takes; claim what you can pay for now."
+                )
             done = ", ".join(f"{t.name} ({t.points})" for t in self.reachable)
             out.append(f"It completes: {done}.")
             if self.given_up:
@@ -270,6 +276,16 @@ class Plan:
             f"in hand; about {self.cards_missing} card{plural_s(self.cards_missing)} still to "
             "draw."
         )
+
+
+def _turns_left(game: Game, seat: int) -> int | None:
+    """The seat's turns left in the last round, the current one included (None before
+    the last round)."""
+    state = game.state
+    if state.final_turns_left is None:
+        return None
+    n = game.num_players
+    return sum((state.current + k) % n == seat for k in range(state.final_turns_left))
 
 
 def _spaces_words(n: int) -> str:
