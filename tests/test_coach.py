@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -127,19 +128,29 @@ def test_weak_spots_give_the_detour_each_loss_forces() -> None:
     game = usa()
     advice = coach(game, 0)
     losses = {loss.route: loss.extra for loss in advice.losses}
-    # Without Santa Fe–El Paso: Santa Fe–Phoenix–El Paso, 6 spaces for 2 (+4); without
-    # Denver–Santa Fe: Santa Fe–Oklahoma City–Denver, 7 for 2 (+5). Dearest first.
-    assert losses == {99: 5, 48: 4}
-    assert [loss.route for loss in advice.losses] == [99, 48]
-    assert "+5 spaces" in hint(advice, "weak-spots").lines[1]
+    # The plan, Denver–Santa Fe–El Paso, is 4 spaces. Without Santa Fe–El Paso: Denver–
+    # Santa Fe–Phoenix–El Paso, 8 (+4); without Denver–Santa Fe: Denver–Phoenix–El Paso, 8
+    # (+4; keeping Santa Fe–El Paso, Denver–Oklahoma City–Santa Fe would be +5).
+    assert losses == {99: 4, 48: 4}
+    assert all(loss.exact for loss in advice.losses)
+    lines = hint(advice, "weak-spots").lines
+    assert lines[2] == (
+        "  Denver–Santa Fe (2 gray): +4 spaces (the cheapest plan without it claims "
+        "Denver–Phoenix (5 white), El Paso–Phoenix (3 gray) instead)"
+    )
 
 
 def test_a_detour_one_space_longer_reads_as_one_space() -> None:
     game = usa(tickets=(6,))  # Dallas–New York (11)
     lines = hint(coach(game, 0), "weak-spots").lines
-    # Without Little Rock–Nashville (3): Little Rock–Saint Louis–Nashville, 4 spaces.
-    assert "  Little Rock–Nashville (3 white): +1 space (detour: " in "\n".join(lines)
+    # Without New York–Pittsburgh (2): ...Nashville–Atlanta–Raleigh–Washington–New York,
+    # one space more; without Little Rock–Nashville: ...Little Rock–Saint Louis–Pittsburgh,
+    # as short.
+    assert "  New York–Pittsburgh (2 white): +1 space (the cheapest plan " in "\n".join(lines)
     assert "+1 spaces" not in "\n".join(lines)
+    assert "  Little Rock–Nashville (3 white): no loss (an equally short plan claims " in (
+        "\n".join(lines)
+    )
 
 
 def test_a_route_whose_loss_makes_a_ticket_impossible_and_its_cut() -> None:
@@ -417,3 +428,183 @@ def test_an_offered_ticket_the_network_already_joins_adds_nothing() -> None:
     lines = hint(coach(game, 0), "offer").lines
     assert any("Denver – El Paso (4 points): adds no space" in line for line in lines)
     assert coach(start(players=2, seed=1), 0).hints[1].kind != "offer"  # no offer: no hint
+
+
+def test_after_the_game_ends_the_coach_reviews_and_coaches_no_play(tmp_path, capsys) -> None:
+    from ttr_nb.cli import main
+
+    game = new_game("maerklin", 2, seed=5)
+    bots = [GreedyBot(1), GreedyBot(2)]
+    while True:
+        bot = bots[game.current_player]
+        action = bot.choose(game)
+        record = record_move(bot, game, action)
+        game.apply(action)
+        if game.is_over:
+            break
+    advice = coach(game, 0, record)
+    kinds = [h.kind for h in advice.hints]
+    assert kinds[:2] == ["review", "review"] and kinds[-1] == "why"
+    assert set(kinds) <= {"review", "blocked", "why"}
+    assert advice.plan is None and not advice.losses and not advice.heading
+    text = advice.text()
+    for play in ("My plan", "Claim ", "Weak spots", "heading", "Best passenger move now"):
+        assert play not in text
+    assert "the game is over" in text.splitlines()[0]
+    path = tmp_path / "over.json"
+    path.write_text(game.to_json(), encoding="utf-8")
+    assert main(["hint", str(path), "--seat", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "End-of-game review" in out and "Review: " in out and "My plan" not in out
+
+
+def test_a_held_ticket_out_of_reach_does_not_spoil_the_offer() -> None:
+    game = start(players=2, seed=1)
+    _offered(game, 0, (DENVER_EL_PASO, 6))  # Dallas–New York
+    game.state.players[0].tickets = [LA_MIAMI]
+    give_routes(game, 1, [2, 15, 69])  # every route into Miami: Los Angeles–Miami is lost
+    advice = coach(game, 0)
+    assert [t.id for t in advice.plan.unreachable] == [LA_MIAMI] and advice.plan.spaces == 0
+    offer = hint(advice, "offer")
+    extras = {n["ticket"]["id"]: n["extra_spaces"] for n in offer.data["offer"]}
+    assert extras == {DENVER_EL_PASO: 4, 6: 11}
+    assert "  Denver – El Paso (4 points): adds 4 spaces" in offer.lines
+    assert not any("cannot be completed" in line for line in offer.lines)
+    assert offer.data["fewest_spaces_keep"] == {"tickets": [DENVER_EL_PASO], "extra_spaces": 4}
+
+
+def test_near_the_end_my_plan_leads_with_what_fits_the_pieces() -> None:
+    game = usa(tickets=(DENVER_EL_PASO, LA_MIAMI))
+    full = coach(game, 0).plan.spaces
+    game.state.players[0].pieces["train"] = 5  # enough for Denver–El Paso (4) alone
+    advice = coach(game, 0)
+    plan = advice.plan
+    assert set(plan.routes) == {48, 99} and plan.spaces == 4 and plan.full_spaces == full
+    assert [t.id for t in plan.reachable] == [DENVER_EL_PASO]
+    assert [t.id for t in plan.given_up] == [LA_MIAMI]
+    lines = hint(advice, "plan").lines
+    assert lines[0].startswith("Within your 5 trains: claim 2 routes, 4 spaces (the plan that ")
+    assert lines[-1] == (
+        f"It gives up Los Angeles – Miami (−20 at the end): completing every ticket would take "
+        f"{full} spaces, more than your pieces allow."
+    )
+    assert {loss.route for loss in advice.losses} == {48, 99}  # weak spots of what fits
+    game.state.players[0].pieces["train"] = 2
+    advice = coach(game, 0)
+    assert advice.plan.routes == () and not advice.plan.reachable
+    lines = hint(advice, "plan").lines
+    assert lines[0] == (
+        f"Your 2 trains cannot complete any of your open tickets: the cheapest plan needs "
+        f"{full} spaces. Each ticket left open costs its points at the end:"
+    )
+    assert lines[1] == "  Denver – El Paso (−4), Los Angeles – Miami (−20)"
+    assert not any(line.startswith("Claim") for line in lines)
+
+
+def test_world_my_plan_counts_trains_and_ships_apart() -> None:
+    # Djibouti–Lahore takes 5 train spaces, Bangkok–Tokyo 4 ship spaces: 9 in all.
+    game = start_world()
+    set_tickets(game, 0, (6, 3))
+    player = game.state.players[0]
+    player.pieces.update(train=4, ship=30)
+    player.extras["box"]["train"] = 0  # no train left to exchange a ship for
+    advice = coach(game, 0)
+    assert [t.id for t in advice.plan.reachable] == [3]
+    assert [t.id for t in advice.plan.given_up] == [6]
+    assert advice.plan.spaces_by_kind == {"ship": 4}
+    assert (
+        hint(advice, "plan")
+        .lines[0]
+        .startswith(
+            "Within your 4 trains and 30 ships: claim 2 routes, 4 spaces (the plan that keeps the "
+            "most ticket points within your pieces)"
+        )
+    )
+    assert hint(advice, "pieces").lines[0].startswith("Your supply covers the plan")
+    player.extras["box"]["train"] = 5  # one ship exchanged for a train makes it fit
+    advice = coach(game, 0)
+    assert advice.plan.fitting is None and advice.plan.spaces == 9
+    assert hint(advice, "plan").lines[0].startswith("Claim ")
+    assert "exchanging 1 ship for trains costs 1 point." in hint(advice, "pieces").lines[0]
+
+
+def test_why_a_search_move_counts_add_up_to_the_games_played() -> None:
+    game = new_game("usa", 2, seed=3)
+    bot = SearchBot(seed=1, worlds=8, min_evidence=1)
+    while game.phase == "setup":
+        game.apply(game.legal_actions()[-1])
+    action = bot.choose(game)
+    record = record_move(bot, game, action)
+    children = bot.last.root.children
+    assert len(children) > len(record.candidates)  # some candidates are not listed
+    lines = record.hint(game, 0).lines
+    assert f"comparing {len(children)} possible moves" in lines[1]
+    assert f"played {record.playouts} games to the end" in lines[1]
+    listed = [int(re.search(r": played (\d+) time", line)[1]) for line in lines[2:-1]]
+    others = int(re.search(r"the other \d+ moves: (\d+) games? in all", lines[-1])[1])
+    assert len(listed) == len(record.candidates) and sum(listed) + others == record.playouts
+
+
+@pytest.mark.parametrize("name", ["germany", "maerklin"])
+def test_why_the_compulsory_opening_ticket_draw_is_no_choice(name: str) -> None:
+    game = new_game(name, 2, seed=1)
+    bot = GreedyBot(1)
+    action = bot.choose(game)
+    record = record_move(bot, game, action)
+    game.apply(action)
+    lines = record.hint(game, 1).lines
+    assert "every player must draw tickets at the start of this game" in lines[1]
+    assert not any("complete or planned" in line for line in lines)
+    assert WhyRecord.from_data(record.to_data()) == record
+    keep = bot.choose(game)
+    assert not record_move(bot, game, keep).compulsory  # which tickets to keep is a choice
+    game.apply(keep)
+    assert record_move(bot, game, bot.choose(game)).compulsory  # the second seat's draw
+
+
+def test_why_words_read_as_sentences() -> None:
+    from ttr_nb.bots import Reason
+
+    game = usa()
+    record = WhyRecord(
+        1, 0, "greedy", "Ann takes a card", Reason("card for plan", (6, 7), (48,), "orange")
+    )
+    own = record.hint(game, 0).lines
+    assert own[1] == (
+        "It took an orange card: its plan for its tickets Dallas – New York and Denver – El Paso "
+        "needs that colour."
+    )
+    other = record.hint(game, 1).lines
+    assert other[-1] == (
+        "(Which of its tickets it serves stays hidden until the end of the game, or until you "
+        "coach that seat.)"
+    )
+
+
+def test_plan_and_review_words_read_as_sentences() -> None:
+    from ttr_nb.coach.plan import TicketNote
+    from ttr_nb.coach.review import PlayerReview
+
+    game = usa()
+    set_hand(game, 0, red=1, locomotive=1)
+    lines = hint(coach(game, 0), "plan").lines
+    # Two gray routes of 2: each may be paid in a colour of its own.
+    assert lines[2] == (
+        "Cards: 4 cards for gray routes (each in one colour of your choice; you hold 1 of "
+        "your commonest colour); 1 wild card in hand; about 2 cards still to draw."
+    )
+    notes = tuple(TicketNote.of(game.map, t) for t in (DENVER_EL_PASO, LA_MIAMI))
+    row = PlayerReview(0, "Ann", (), 0, (), 24, True, notes, ())
+    assert "the cheapest network completing both needed 24 spaces." in row.lines(game)[0]
+
+
+def test_in_the_last_round_my_plan_says_how_many_turns_are_left() -> None:
+    game = usa(players=3, tickets=(DENVER_EL_PASO, LA_MIAMI))
+    game.state.final_turns_left = 4  # seats 1, 2, 3, then 1 again: two turns for seat 1
+    lines = hint(coach(game, 0), "plan").lines
+    assert (
+        "The last round has begun: you have 2 turns left, fewer than the plan takes; claim what "
+        "you can pay for now."
+    ) in lines
+    game.state.final_turns_left = None
+    assert not any("last round" in line for line in hint(coach(game, 0), "plan").lines)

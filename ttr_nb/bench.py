@@ -27,6 +27,7 @@ __all__ = [
     "PEER_NOTE",
     "Played",
     "clone_costs",
+    "coach_end_speed",
     "coach_speed",
     "engine_speed",
     "greedy_throughput",
@@ -337,6 +338,19 @@ def report(games: int = 100, maps: list[str] | None = None) -> list[str]:
         f"{through['cpu_games_per_s']:.1f} games per CPU second: {GREEDY_GOAL_GAMES:,} games in "
         f"{through['goal_games_free_s']:.0f} s on {through['workers']:.0f} free cores"
     )
+    lines.append(
+        "Coach at the end of a game (every seat of "
+        + ("greedy and random games, 2 to 5 players" if full else "a greedy 2-player game")
+        + ": the end-of-game review and Why that move, the greedy bot's reading of the last "
+        f"move as `ttr-nb hint` gives it; goal {1e3 * COACH_GOAL_S:.0f} ms):"
+    )
+    for map_name in maps or playable_maps():
+        times = coach_end_speed(map_name, (2, 3, 4, 5) if full else (2,), full)
+        lines.append(
+            f"  {map_name}: {times['positions']:.0f} seats, CPU median "
+            f"{1e3 * times['cpu_median']:.0f} ms, p95 {1e3 * times['cpu_p95']:.0f} ms, "
+            f"worst {1e3 * times['cpu_max']:.0f} ms; wall worst {1e3 * times['wall_max']:.0f} ms"
+        )
     lines.append(PEER_NOTE)
     return lines
 
@@ -379,4 +393,35 @@ def coach_speed(map_name: str, players: tuple[int, ...] = (2, 3, 4, 5), random_t
         "cpu_max": cpu[-1],
         "wall_max": max(wall),
         "over_goal": sum(w > COACH_GOAL_S for w in wall),
+    }
+
+
+def coach_end_speed(
+    map_name: str, players: tuple[int, ...] = (2, 3, 4, 5), random_too: bool = True
+) -> dict[str, float]:
+    """Time the coach at the end of one seeded greedy game (and one random game, whose
+    bots keep many tickets) per player count, for every seat: the end-of-game review and
+    *Why that move* (the greedy bot's reading of the last move, which replays the game,
+    as ``ttr-nb hint`` gives it). Nothing is kept from one seat to the next. CPU and wall
+    seconds: median, 95th percentile and worst, as :func:`coach_speed`."""
+    import statistics
+
+    from .coach import coach, why_from_replay
+
+    cpu, wall = [], []
+    for n in players:
+        for kind in (GreedyBot, RandomBot) if random_too else (GreedyBot,):
+            game = play_out(new_game(map_name, n, seed=n), [kind(10 * n + i) for i in range(n)])
+            for seat in range(n):
+                start_wall, start_cpu = time.perf_counter(), time.process_time()
+                coach(game, seat, why_from_replay(game))
+                cpu.append(time.process_time() - start_cpu)
+                wall.append(time.perf_counter() - start_wall)
+    cpu.sort()
+    return {
+        "positions": len(cpu),
+        "cpu_median": statistics.median(cpu),
+        "cpu_p95": cpu[int(0.95 * (len(cpu) - 1))],
+        "cpu_max": cpu[-1],
+        "wall_max": max(wall),
     }

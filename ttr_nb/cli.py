@@ -126,7 +126,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
     seat, with the reason)."""
     import json
 
-    from .coach import coach, review, review_hints, why_from_replay
+    from .coach import coach, review, why_from_replay
     from .errors import SaveFormatError
     from .game import MAX_SAVE_CHARS
 
@@ -152,9 +152,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
         data["review"] = [row.to_dict() for row in review(game)] if game.is_over else None
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    print(advice.text())
-    if game.is_over:
-        print("\n\n".join(["", "End-of-game review", *(h.text() for h in review_hints(game))]))
+    print(advice.text())  # after the last move: the end-of-game review
     return 0
 
 

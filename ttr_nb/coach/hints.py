@@ -11,6 +11,7 @@ from .hint import Hint, plural_s
 from .lessons import ALGORITHMS
 from .offer import offer_hint
 from .plan import Plan, my_plan, ticket_name
+from .review import review_hints
 from .variants import variant_hints
 from .view import seat_view
 from .weak import Heading, RouteLoss, TicketCutNote, opponents_heading, route_losses, ticket_cuts
@@ -30,20 +31,21 @@ class Coaching:
     ----------
     seat : int
         The seat coached (0-based; shown 1-based).
-    plan : Plan
+    plan : Plan or None
+        None once the game is over: then the coach only reviews the game.
     losses : tuple of RouteLoss
     cuts : tuple of TicketCutNote
     heading : tuple of Heading
     hints : tuple of Hint
         The hints in the order shown: plan, tickets on offer, weak spots, opponents, the
-        variant's, why.
+        variant's, why; once the game is over, the end-of-game review and why.
     seconds : float
         How long the coach took.
     """
 
     game: Game
     seat: int
-    plan: Plan
+    plan: Plan | None
     losses: tuple[RouteLoss, ...]
     cuts: tuple[TicketCutNote, ...]
     heading: tuple[Heading, ...]
@@ -60,7 +62,7 @@ class Coaching:
             "player": game.names[self.seat],
             "moves": len(game.history),
             "phase": game.phase,
-            "plan": self.plan.to_dict(),
+            "plan": None if self.plan is None else self.plan.to_dict(),
             "weak_spots": {
                 "routes": [loss.to_dict() for loss in self.losses],
                 "cuts": [cut.to_dict() for cut in self.cuts],
@@ -72,9 +74,10 @@ class Coaching:
 
     def text(self) -> str:
         """Every hint as plain text, under a line naming the seat, the map and the move."""
+        over = ": the game is over. End-of-game review" if self.game.is_over else ""
         head = (
             f"Coach for seat {self.seat + 1} ({self.game.names[self.seat]}), "
-            f"{self.game.map.name}, after move {len(self.game.history)}"
+            f"{self.game.map.name}, after move {len(self.game.history)}{over}"
         )
         return "\n\n".join([head, *(hint.text() for hint in self.hints)])
 
@@ -82,6 +85,10 @@ class Coaching:
 def coach(game: Game, seat: int, why: WhyRecord | None = None) -> Coaching:
     """The coach's hints for ``seat`` (0-based) in ``game``'s current position, computed
     from what that seat may know only; ``why`` adds the words for a bot's last move.
+
+    Once the game is over there is nothing left to play for: the coach then gives the
+    end-of-game review (:func:`~ttr_nb.coach.review_hints`, every ticket being public)
+    and *Why that move*, and no plan.
 
     Raises
     ------
@@ -100,6 +107,14 @@ def coach(game: Game, seat: int, why: WhyRecord | None = None) -> Coaching:
     'graphs_5_steiner.ipynb'
     """
     start = time.perf_counter()
+    if game.is_over:
+        if not 0 <= seat < game.num_players:
+            raise ValueError(f"there is no seat {seat + 1} at a table of {game.num_players}")
+        hints = review_hints(game)
+        if why is not None:
+            hints.append(why.hint(game, seat))
+        seconds = time.perf_counter() - start
+        return Coaching(game, seat, None, (), (), (), tuple(hints), why, seconds)
     view = seat_view(game, seat)
     plan = my_plan(view, seat)
     losses = route_losses(view, seat, plan)
@@ -109,7 +124,7 @@ def coach(game: Game, seat: int, why: WhyRecord | None = None) -> Coaching:
     offer = offer_hint(view, seat, plan)
     if offer is not None:
         hints.append(offer)
-    hints += _weak_hints(game, losses, cuts)
+    hints += _weak_hints(game, plan, losses, cuts)
     if heading:
         hints.append(_heading_hint(game, heading))
     hints += variant_hints(view, seat, plan)
@@ -145,21 +160,16 @@ def _link_label(game: Game, link: tuple[int, ...]) -> str:
 
 
 def _weak_hints(
-    game: Game, losses: tuple[RouteLoss, ...], cuts: tuple[TicketCutNote, ...]
+    game: Game, plan: Plan, losses: tuple[RouteLoss, ...], cuts: tuple[TicketCutNote, ...]
 ) -> list[Hint]:
     out = []
     if losses:
-        lines = ["If an opponent claimed one of your planned routes first:"]
+        lines = [
+            "If an opponent claimed one of your planned routes first (your plan made again "
+            "without it):"
+        ]
         for loss in losses[:SHOWN_LOSSES]:
-            if loss.impossible:
-                gone = ", ".join(t.name for t in loss.impossible)
-                cost = f"{gone} could not be completed any more"
-            elif loss.extra == 0:
-                cost = "an equally short way exists"
-            else:
-                via = ", ".join(_label(game, r) for r in loss.detour)
-                cost = f"+{loss.extra} space{plural_s(loss.extra)} (detour: {via})"
-            lines.append(f"  {_label(game, loss.route)}: {cost}")
+            lines.append(f"  {_label(game, loss.route)}: {_loss_words(game, plan, loss)}")
         routes = tuple(loss.route for loss in losses[:SHOWN_LOSSES])
         out.append(Hint("weak-spots", "Weak spots", tuple(lines), ALGORITHMS["replan"], routes))
     if cuts:
@@ -172,6 +182,24 @@ def _weak_hints(
             Hint("cuts", "How few claims block a ticket", tuple(lines), ALGORITHMS["min-cut"])
         )
     return out
+
+
+def _loss_words(game: Game, plan: Plan, loss: RouteLoss) -> str:
+    """What one loss costs, in words that say what the figure is."""
+    if loss.impossible:
+        gone = ", ".join(t.name for t in loss.impossible)
+        return f"{gone} could not be completed any more"
+    instead = ", ".join(_label(game, r) for r in loss.detour)
+    if loss.extra == 0:
+        if not instead:
+            return "no loss (the rest of your plan still completes every ticket)"
+        return f"no loss (an equally short plan claims {instead} instead)"
+    extra = loss.extra or 0
+    spaces = f"+{extra} space{plural_s(extra)}"
+    if loss.exact:
+        return f"{spaces} (the cheapest plan without it claims {instead} instead)"
+    bound = "at most" if plan.exact else "about"
+    return f"{bound} {spaces} (the best plan found without it claims {instead} instead)"
 
 
 def _heading_hint(game: Game, heading: tuple[Heading, ...]) -> Hint:

@@ -61,7 +61,7 @@ ALGORITHMS = _all(
     ),
     Algorithm(
         "replan",
-        "the Steiner forest planned again without the route (the detour its loss forces)",
+        "the Steiner forest of all the tickets planned again without the route",
         "graphs_5_steiner.ipynb",
         "Graphs 5 · Several tickets at once: Steiner trees and forests",
     ),
@@ -98,10 +98,10 @@ ALGORITHMS = _all(
     ),
     Algorithm(
         "connectivity",
-        "connectivity (breadth-first search over the routes each player may still use), "
-        "replayed move by move",
-        "graphs_2_connectivity_1_bfs_and_dfs.ipynb",
-        "Graphs 2.1 · Is my ticket complete? Searching a network",
+        "connectivity by union–find over the routes each player may still use, the board "
+        "rebuilt backwards from the end, claim by claim",
+        "graphs_2_connectivity_2_union_find.ipynb",
+        "Graphs 2.2 · Is my ticket complete? Dead ends and union–find",
     ),
     Algorithm(
         "journey",

@@ -20,6 +20,7 @@ from ..game import Game
 from .hint import Hint, plural_s
 from .lessons import ALGORITHMS
 from .plan import Plan, TicketNote
+from .supply import pieces_words
 from .view import board_of, demand_of, unavailable_to
 
 __all__ = ["OfferNote", "offer_hint", "offer_notes"]
@@ -45,10 +46,11 @@ class OfferNote:
 
 
 def _spaces(
-    view: Game, seat: int, tickets: list[int], max_exact_work: int = MAX_EXACT_WORK
+    view: Game, seat: int, tickets: list[int], added: int, max_exact_work: int = MAX_EXACT_WORK
 ) -> tuple[int | None, bool]:
-    """Spaces still to claim for ``tickets`` (None when one cannot be completed), and
-    whether that is exact."""
+    """Spaces still to claim for ``tickets`` (None when one of the last ``added`` of them
+    cannot be completed any more; a held ticket that cannot be is left out, as the plan
+    leaves it out), and whether that is exact."""
     game_map = view.map
     player = view.state.players[seat]
     forest = steiner_forest(
@@ -59,7 +61,7 @@ def _spaces(
         dead_ends=game_map.dead_ends,
         max_exact_work=max_exact_work,
     )
-    if forest.unreachable:
+    if any(i >= len(tickets) - added for i in forest.unreachable):
         return None, forest.exact
     return forest.spaces, forest.exact
 
@@ -90,8 +92,8 @@ def offer_notes(view: Game, seat: int, plan: Plan) -> tuple[OfferNote, ...]:
     notes = []
     work = OFFER_WORK // max(1, len(player.offer))
     for ticket in player.offer:
-        spaces, exact = _spaces(view, seat, [*held, ticket], work)
-        extra = None if spaces is None else spaces - plan.spaces
+        spaces, exact = _spaces(view, seat, [*held, ticket], 1, work)
+        extra = None if spaces is None else spaces - plan.full_spaces
         notes.append(OfferNote(TicketNote.of(view.map, ticket), extra, exact and plan.exact))
     return tuple(notes)
 
@@ -107,11 +109,11 @@ def cheapest_keep(view: Game, seat: int, plan: Plan) -> tuple[tuple[int, ...], i
     work = OFFER_WORK // max(1, len(keeps))
     best: tuple[tuple[int, ...], int, int, bool] | None = None
     for keep in keeps:
-        spaces, exact = _spaces(view, seat, [*player.tickets, *keep], work)
+        spaces, exact = _spaces(view, seat, [*player.tickets, *keep], len(keep), work)
         if spaces is None:
             continue
         points = sum(TicketNote.of(view.map, t).points for t in keep)
-        found = (keep, spaces - plan.spaces, points, exact and plan.exact)
+        found = (keep, spaces - plan.full_spaces, points, exact and plan.exact)
         if best is None or (found[1], -found[2]) < (best[1], -best[2]):
             best = found
     return None if best is None else (best[0], best[1], best[3])
@@ -124,8 +126,9 @@ def offer_hint(view: Game, seat: int, plan: Plan) -> Hint | None:
         return None
     pieces = sum(plan.pieces.values())
     lines = [
-        "What each offered ticket adds to your plan (spaces still to claim, "
-        f"{plan.spaces} now; you have {pieces} pieces):"
+        "What each offered ticket adds to the plan completing the tickets you hold "
+        f"({plan.full_spaces} space{plural_s(plan.full_spaces)} now; you have "
+        f"{pieces_words(plan.pieces)}):"
     ]
     for note in notes:
         t = note.ticket
@@ -134,10 +137,11 @@ def offer_hint(view: Game, seat: int, plan: Plan) -> Hint | None:
         elif note.extra == 0:
             cost = "adds no space: your plan already joins its ends"
         else:
-            cost = f"adds {note.extra} space{'s' if note.extra != 1 else ''}"
+            cost = f"adds {note.extra} space{plural_s(note.extra)}"
         about = "" if note.exact else " (about)"
         lines.append(f"  {t.name} ({t.points} points): {cost}{about}")
-    if plan.spaces + min((n.extra or 0) for n in notes) > pieces:
+    extras = [n.extra for n in notes if n.extra is not None]
+    if extras and plan.full_spaces + min(extras) > pieces:
         lines.append("Even the cheapest ticket would take more pieces than you have left.")
     best = cheapest_keep(view, seat, plan)
     exact = all(n.exact for n in notes)

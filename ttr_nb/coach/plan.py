@@ -11,19 +11,24 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..algorithms import SteinerForest, steiner_forest
+from ..algorithms.steiner import MAX_EXACT_WORK
 from ..game import Game
 from ..maps import Map
 from .hint import plural_s
 from .lessons import ALGORITHMS, Algorithm
+from .supply import pieces_words, shortfall
 from .view import board_of, demand_of, unavailable_to
 
 __all__ = ["CardNeed", "Drop", "Plan", "TicketNote", "my_plan", "ticket_name"]
 
 CARDS_PER_TURN = 2  # a draw turn takes two cards (a face-up wild: one)
+FIT_TRIES = 1  # plans tried in full for the tickets that fit (then small exact or approximate)
+MAX_FIT_TRIES = 12  # sets of tickets tried, best first, when the pieces fit kind by kind only
 
 
 def ticket_name(game_map: Map, ticket_id: int) -> str:
@@ -124,13 +129,23 @@ class Plan:
         Open tickets the plan completes, those no plan can complete any more, and
         those done already.
     drops : tuple of Drop
-        What each reachable ticket adds to the plan, most first.
+        What each reachable ticket adds to the plan completing them all, most first.
     fitting : tuple of int or None
-        When the pieces do not cover the plan: the tickets of the best plan that fits.
+        When the pieces do not cover the plan completing every reachable ticket: the
+        tickets of the best plan that fits, which is then the plan (its routes, spaces,
+        cards and turns); None when the pieces cover it.
     algorithm : Algorithm
     forest : SteinerForest
+        The plan's forest; its demands are ``tickets``, by index.
     unavailable : frozenset
         Routes closed to the seat (claimed by others, closed double tracks).
+    tickets : tuple of int
+        The tickets the forest plans for (all those held, or the ones that fit).
+    full_spaces : int
+        Spaces of the cheapest plan completing every reachable ticket (``spaces`` when
+        the pieces cover it).
+    given_up : tuple of TicketNote
+        Reachable tickets the plan that fits gives up.
     """
 
     seat: int
@@ -152,6 +167,9 @@ class Plan:
     algorithm: Algorithm
     forest: SteinerForest = field(repr=False)
     unavailable: frozenset = field(repr=False, default=frozenset())
+    tickets: tuple[int, ...] = ()
+    full_spaces: int = 0
+    given_up: tuple[TicketNote, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The plan as plain JSON data."""
@@ -171,27 +189,40 @@ class Plan:
             "tickets_completed": [t.to_dict() for t in self.completed],
             "drops": [d.to_dict() for d in self.drops],
             "fitting_tickets": None if self.fitting is None else list(self.fitting),
+            "full_spaces": self.full_spaces,
+            "tickets_given_up": [t.to_dict() for t in self.given_up],
             "algorithm": self.algorithm.to_dict(),
         }
 
     def lines(self, game: Game) -> list[str]:
-        """The plan in words."""
+        """The plan in words: what fits the seat's pieces first."""
         game_map = game.map
         out = []
+        supply = pieces_words(self.pieces)
         if not self.reachable:
-            if self.completed and not self.unreachable:
+            if self.given_up:
+                out.append(
+                    f"Your {supply} cannot complete any of your open tickets: the cheapest "
+                    f"plan needs {_spaces_words(self.full_spaces)}. Each ticket left open "
+                    "costs its points at the end:"
+                )
+                out.append("  " + ", ".join(f"{t.name} (−{t.penalty})" for t in self.given_up))
+            elif self.completed and not self.unreachable:
                 out.append("Every ticket you hold is complete: nothing left to claim for them.")
             elif not self.completed and not self.unreachable:
                 out.append("You hold no tickets yet.")
         else:
-            how = (
-                "the cheapest plan"
-                if self.exact
-                else f"approximate: the best plan needs at least {self.lower_bound}"
-            )
+            if self.given_up:
+                how = "the plan that keeps the most ticket points within your pieces"
+                lead = f"Within your {supply}: claim"
+            else:
+                how = "the cheapest plan"
+                lead = "Claim"
+            if not self.exact:
+                how = f"approximate: the best plan needs at least {self.lower_bound}"
             out.append(
-                f"Claim {len(self.routes)} route{plural_s(len(self.routes))}, {self.spaces} "
-                f"space{plural_s(self.spaces)} ({how}), "
+                f"{lead} {len(self.routes)} route{plural_s(len(self.routes))}, "
+                f"{_spaces_words(self.spaces)} ({how}), "
                 f"about {self.turns} turn{plural_s(self.turns)}:"
             )
             out.append(
@@ -202,31 +233,27 @@ class Plan:
                     f"{n} {k} space{plural_s(n)}" for k, n in sorted(self.spaces_by_kind.items())
                 )
                 out.append(f"  That is {kinds}.")
-            needs = ", ".join(
-                f"{c.cards} {c.colour if c.colour != 'any' else 'of any one colour'}"
-                f"{' ' + c.deck if len(game.rules.deck_names) > 1 else ''} (you hold {c.held})"
-                for c in self.cards
-            )
-            out.append(
-                f"Cards: {needs}; {self.wilds_held} wild card{plural_s(self.wilds_held)} in hand; "
-                f"about {self.cards_missing} card{plural_s(self.cards_missing)} still to draw."
-            )
+            out.append(self._cards_line(game))
+            left = _turns_left(game, self.seat)
+            if left is not None and left < self.turns:
+                out.append(
+                    f"The last round has begun: you have {left} turn{plural_s(left)} left, fewer "
+                    "than the plan takes; claim what you can pay for now."
+                )
             done = ", ".join(f"{t.name} ({t.points})" for t in self.reachable)
             out.append(f"It completes: {done}.")
-            pieces = sum(self.pieces.values())
-            if self.fitting is not None:
-                kept = [t for t in self.reachable if t.id in self.fitting]
-                lost = [t for t in self.reachable if t.id not in self.fitting]
+            if self.given_up:
                 out.append(
-                    f"Your {pieces} pieces do not cover the plan's {self.spaces} spaces: the best "
-                    f"plan that fits keeps {_names(kept) or 'no ticket'} and gives up "
-                    f"{_names(lost)}."
+                    f"It gives up {_names(self.given_up)} (−"
+                    + ", −".join(str(t.penalty) for t in self.given_up)
+                    + f" at the end): completing every ticket would take "
+                    f"{_spaces_words(self.full_spaces)}, more than your pieces allow."
                 )
         for t in self.unreachable:
             out.append(
                 f"Out of reach: {t.name} (no usable routes join it; −{t.penalty} at the end)."
             )
-        worth = [d for d in self.drops if d.saves > 0]
+        worth = [d for d in self.drops if d.saves > 0] if not self.given_up else []
         for d in worth[:2]:
             bound = "" if d.exact else "at least "
             out.append(
@@ -236,6 +263,39 @@ class Plan:
         if self.completed:
             out.append("Done already: " + _names(self.completed) + ".")
         return out
+
+    def _cards_line(self, game: Game) -> str:
+        """The cards the plan needs, by colour, against the hand."""
+        decks = len(game.rules.deck_names) > 1
+        needs = []
+        for c in self.cards:
+            deck = f" {c.deck}" if decks else ""
+            if c.colour == "any":
+                needs.append(
+                    f"{c.cards}{deck} card{plural_s(c.cards)} for gray routes (each in one "
+                    f"colour of your choice; you hold {c.held} of your commonest colour)"
+                )
+            else:
+                needs.append(f"{c.cards} {c.colour}{deck} (you hold {c.held})")
+        return (
+            f"Cards: {'; '.join(needs)}; {self.wilds_held} wild card{plural_s(self.wilds_held)} "
+            f"in hand; about {self.cards_missing} card{plural_s(self.cards_missing)} still to "
+            "draw."
+        )
+
+
+def _turns_left(game: Game, seat: int) -> int | None:
+    """The seat's turns left in the last round, the current one included (None before
+    the last round)."""
+    state = game.state
+    if state.final_turns_left is None:
+        return None
+    n = game.num_players
+    return sum((state.current + k) % n == seat for k in range(state.final_turns_left))
+
+
+def _spaces_words(n: int) -> str:
+    return f"{n} space{plural_s(n)}"
 
 
 def _names(tickets: Any) -> str:
@@ -262,23 +322,36 @@ def my_plan(view: Game, seat: int) -> Plan:
     tickets = list(player.tickets)
     unavailable = unavailable_to(view, seat)
     owned = frozenset(player.routes)
-    board = board_of(game_map)
-    demands = [demand_of(game_map, t) for t in tickets]
-    forest = steiner_forest(
-        board, demands, owned=owned, unavailable=unavailable, dead_ends=game_map.dead_ends
-    )
+
+    def plan_for(ticket_ids: list[int], work: int = MAX_EXACT_WORK) -> SteinerForest:
+        return steiner_forest(
+            board_of(game_map),
+            [demand_of(game_map, t) for t in ticket_ids],
+            owned=owned,
+            unavailable=unavailable,
+            dead_ends=game_map.dead_ends,
+            max_exact_work=work,
+        )
+
+    full = plan_for(tickets)
+    open_ids = [i for i in range(len(tickets)) if i not in full.completed + full.unreachable]
+    drops = _drops(full, tickets, game_map)
+    forest, shown, fitting = full, tickets, None
+    if open_ids and shortfall(view, seat, _by_kind(view, full.route_ids)):
+        kept, forest = _fitting(view, seat, full, tickets, drops, plan_for)
+        shown = [tickets[i] for i in kept]
+        fitting = tuple(sorted(shown))
     routes = [game_map.route_by_id[r] for r in forest.route_ids]
-    by_kind = Counter({kind: 0 for kind in view.rules.deck_names})
-    for route in routes:
-        by_kind[route.kind] += route.length
+    by_kind = _by_kind(view, forest.route_ids)
     cards, wilds, missing = card_needs(view, seat, forest.route_ids)
     reachable = tuple(
-        TicketNote.of(game_map, tickets[i], forest.demand_routes.get(i, ()))
-        for i in range(len(tickets))
+        TicketNote.of(game_map, shown[i], forest.demand_routes.get(i, ()))
+        for i in range(len(shown))
         if i not in forest.completed and i not in forest.unreachable
     )
-    drops = _drops(forest, tickets, game_map)
-    fitting = _fitting(forest, tickets, reachable, sum(player.pieces.values()), drops)
+    given_up = tuple(
+        TicketNote.of(game_map, tickets[i]) for i in open_ids if tickets[i] not in shown
+    )
     return Plan(
         seat=seat,
         routes=forest.route_ids,
@@ -289,17 +362,29 @@ def my_plan(view: Game, seat: int) -> Plan:
         wilds_held=wilds,
         cards_missing=missing,
         turns=len(routes) + math.ceil(missing / CARDS_PER_TURN),
-        exact=forest.exact,
+        exact=forest.exact and full.exact,
         lower_bound=forest.lower_bound,
         reachable=reachable,
-        unreachable=tuple(TicketNote.of(game_map, tickets[i]) for i in forest.unreachable),
-        completed=tuple(TicketNote.of(game_map, tickets[i]) for i in forest.completed),
+        unreachable=tuple(TicketNote.of(game_map, tickets[i]) for i in full.unreachable),
+        completed=tuple(TicketNote.of(game_map, tickets[i]) for i in full.completed),
         drops=drops,
         fitting=fitting,
         algorithm=ALGORITHMS["steiner-exact" if forest.exact else "steiner-greedy"],
         forest=forest,
         unavailable=unavailable,
+        tickets=tuple(shown),
+        full_spaces=full.spaces,
+        given_up=given_up,
     )
+
+
+def _by_kind(view: Game, route_ids: tuple[int, ...]) -> Counter[str]:
+    """Spaces of the routes by kind of piece (every kind of the variant listed)."""
+    by_kind = Counter({kind: 0 for kind in view.rules.deck_names})
+    for rid in route_ids:
+        route = view.map.route_by_id[rid]
+        by_kind[route.kind] += route.length
+    return by_kind
 
 
 def card_needs(
@@ -383,31 +468,54 @@ def _drops(forest: SteinerForest, tickets: list[int], game_map: Map) -> tuple[Dr
 
 
 def _fitting(
-    forest: SteinerForest,
+    view: Game,
+    seat: int,
+    full: SteinerForest,
     tickets: list[int],
-    reachable: tuple[TicketNote, ...],
-    pieces: int,
     drops: tuple[Drop, ...],
-) -> tuple[int, ...] | None:
-    """The tickets of the best plan within ``pieces`` when the whole plan needs more
-    (best: most points kept minus points lost); None when the plan fits."""
-    if forest.spaces <= pieces or not reachable:
-        return None
-    value = {t.id: t.points + t.penalty for t in reachable}
-    if forest.exact:
-        best: tuple[float, int, frozenset] = (-math.inf, 0, frozenset())
-        for subset, spaces in forest.subset_spaces.items():
-            if spaces <= pieces:
-                kept = sum(value[tickets[i]] for i in subset)
-                if (kept, -spaces) > best[:2]:
-                    best = (kept, -spaces, subset)
-        return tuple(sorted(tickets[i] for i in best[2]))
-    # Approximate: give up the tickets that save most spaces per point until it fits.
-    kept_ids = [t.id for t in reachable]
-    spaces = forest.spaces
-    for drop in sorted(drops, key=lambda d: -d.saves / max(value[d.ticket.id], 1)):
-        if spaces <= pieces:
-            break
-        kept_ids.remove(drop.ticket.id)
-        spaces -= drop.saves
-    return tuple(sorted(kept_ids))
+    plan_for: Callable[[list[int], int], SteinerForest],
+) -> tuple[tuple[int, ...], SteinerForest]:
+    """When the pieces do not cover ``full``: the tickets (indices) of the best plan that
+    fits, most points kept (plus the penalties avoided) first, and that plan.
+
+    Exact plans know the spaces of every subset of the tickets: the subsets within the
+    seat's pieces in all are tried, best first, until one's plan fits kind by kind (one
+    kind of piece: the first). Otherwise tickets are given up, those saving most spaces
+    a point first, until the plan without their own routes fits in all, and from there
+    until the plan made again for the rest fits kind by kind."""
+    total = sum(view.state.players[seat].pieces.values())
+    value = {i: _stake(view.map, tickets[i]) for i in full.needs}
+    if full.exact:
+        candidates = sorted(
+            (s for s, spaces in full.subset_spaces.items() if spaces <= total),
+            key=lambda s: (-sum(value[i] for i in s), full.subset_spaces[s], sorted(s)),
+        )
+    else:
+        # The plan without a ticket's own routes still serves the others: give up tickets
+        # until that fits, then plan the rest again (a plan per candidate would cost a
+        # greedy forest of many tickets each).
+        kept = list(value)
+        candidates = []
+        spaces = full.spaces
+        index = {t: i for i, t in enumerate(tickets)}
+        for drop in sorted(drops, key=lambda d: -d.saves / max(value[index[d.ticket.id]], 1)):
+            kept.remove(index[drop.ticket.id])
+            spaces -= drop.saves
+            if spaces <= total:
+                candidates.append(frozenset(kept))
+    if len(candidates) > MAX_FIT_TRIES:  # then the single tickets, cheap to plan exactly
+        candidates = candidates[:MAX_FIT_TRIES] + [c for c in candidates if len(c) <= 1]
+    for tried, subset in enumerate(candidates):
+        kept_ids = sorted(subset)
+        # Past FIT_TRIES plans, exact ones only while small (a plan that fits still fits).
+        work = MAX_EXACT_WORK if tried < FIT_TRIES else MAX_EXACT_WORK // 8
+        forest = plan_for([tickets[i] for i in kept_ids], work)
+        if not shortfall(view, seat, _by_kind(view, forest.route_ids)):
+            return tuple(kept_ids), forest
+    return (), plan_for([], 0)
+
+
+def _stake(game_map: Map, ticket_id: int) -> int:
+    """What completing a ticket is worth against leaving it open: points plus penalty."""
+    note = TicketNote.of(game_map, ticket_id)
+    return note.points + note.penalty

@@ -3,24 +3,27 @@ tickets, and, for each ticket they missed, the move that made it impossible.
 
 * **Cheapest network.** With hindsight, the fewest spaces that would have completed
   every ticket the player ended with, on the empty board (a minimum Steiner forest).
-* **Blocked tickets.** The game is replayed from its seed; after each claim, every
-  player's tickets are checked for a line of routes that player could still use
-  (their own, or unclaimed and not closed to them). The first claim after which a
-  ticket has none blocked it. Tickets all public at the end, so the review names them.
+* **Blocked tickets.** After each claim, every player's tickets are checked for a
+  line of routes that player could still use (their own, or unclaimed and not closed
+  to them). The first claim after which a ticket has none blocked it. Tickets are
+  all public at the end, so the review names them. (It is computed backwards, from
+  the board at the end: see :func:`_blocked`.)
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
 from ..actions import ClaimRoute, KeepTickets
-from ..algorithms import steiner_forest, ticket_completed
+from ..algorithms import steiner_forest
 from ..game import Game
+from ..maps import Map
 from .hint import Hint, plural_s
 from .lessons import ALGORITHMS
 from .plan import TicketNote
-from .view import board_of, demand_of, unavailable_to
+from .view import board_of, closed_to, demand_of
 
 __all__ = ["Missed", "PlayerReview", "review", "review_hints"]
 
@@ -90,7 +93,7 @@ class PlayerReview:
             f"{self.name}: built {self.built_spaces} space{plural_s(self.built_spaces)} "
             f"({len(self.built)} route{plural_s(len(self.built))}), "
             f"completing {len(self.completed)} of {n} ticket{plural_s(n)}; the "
-            f"cheapest network completing {'it' if n == 1 else f'all {n}'} needed "
+            f"cheapest network completing {_all(n)} needed "
             f"{self.best_spaces} space{plural_s(self.best_spaces)}{how}."
         ]
         for m in self.missed:
@@ -105,6 +108,11 @@ class PlayerReview:
                 f"{who} claimed {route}{when}."
             )
         return out
+
+
+def _all(n: int) -> str:
+    """How the review names every one of ``n`` tickets: it, both, all 3."""
+    return "it" if n == 1 else "both" if n == 2 else f"all {n}"
 
 
 def review(game: Game) -> tuple[PlayerReview, ...]:
@@ -154,39 +162,103 @@ def review(game: Game) -> tuple[PlayerReview, ...]:
 
 def _blocked(game: Game) -> dict[tuple[int, int], tuple[int, int | None, int | None, int | None]]:
     """(seat, ticket) -> (move it became impossible, whose claim, which route, the move
-    the seat kept it), for the tickets each seat ends with."""
+    the seat kept it), for the tickets each seat ends with.
+
+    No replay: routes change hands only by claims, so the moves list when each route
+    closed to each seat (:func:`~ttr_nb.coach.view.closed_to`). Then, per seat, the
+    board the seat could still use at the end is rebuilt backwards, giving back the
+    routes closed by the last claim first, then the one before, and so on (a union-find
+    only joins; it cannot cut): the claim whose routes join a ticket's places again is
+    the claim that made it impossible. Its own claims never close a seat's way, as
+    they close only tracks beside its own.
+    """
     game_map = game.map
-    final = {seat: set(p.tickets) for seat, p in enumerate(game.state.players)}
+    rules = game.rules
+    closes = game.num_players <= rules.closed_parallel_max_players
+    final = {seat: list(p.tickets) for seat, p in enumerate(game.state.players)}
     kept_at: dict[tuple[int, int], int] = {}
-    out: dict[tuple[int, int], tuple[int, int | None, int | None, int | None]] = {}
-    replay = Game(game.map, game.names, game.seed)
+    owner: dict[int, int] = {}
+    closed_at: dict[int, dict[int, int]] = {seat: {} for seat in final}  # route -> move
+    claims: dict[int, tuple[int, int]] = {}  # move -> (who, route)
     for number, move in enumerate(game.history, start=1):
-        replay.apply(move.action)
-        if isinstance(move.action, KeepTickets):
-            for t in move.action.tickets:
+        action = move.action
+        if isinstance(action, KeepTickets):
+            for t in action.tickets:
                 kept_at[(move.player, t)] = number
-        if not isinstance(move.action, ClaimRoute):
+        if not isinstance(action, ClaimRoute):
             continue
-        for seat, tickets in final.items():
+        owner[action.route] = move.player
+        claims[number] = (move.player, action.route)
+        for seat, closed in closed_at.items():
             if seat == move.player:
-                continue  # one's own claim never closes one's own way
-            closed = unavailable_to(replay, seat)
-            usable = [r.ends for r in game_map.routes if r.id not in closed]
-            for t in tickets:
-                if (seat, t) in out:
-                    continue
-                cities = game_map.ticket_by_id[t].cities
-                if not all(
-                    ticket_completed(
-                        usable,
-                        game_map.targets(a),
-                        game_map.targets(b),
-                        dead_ends=game_map.dead_ends,
-                    )
-                    for a, b in zip(cities, cities[1:], strict=False)
-                ):
-                    out[(seat, t)] = (number, move.player, move.action.route, None)
-    return {key: (*value[:3], kept_at.get(key)) for key, value in out.items()}
+                continue
+            for rid in (action.route, *rules.parallel[action.route]):
+                if rid not in closed and closed_to(rid, owner, seat, rules.parallel, closes):
+                    closed[rid] = number
+    out: dict[tuple[int, int], tuple[int, int | None, int | None, int | None]] = {}
+    for seat, tickets in final.items():
+        first = next((n for n, (who, _) in claims.items() if who != seat), None)
+        for t, number in _blocking_moves(game_map, tickets, closed_at[seat], first).items():
+            by, route = claims[number]
+            out[(seat, t)] = (number, by, route, kept_at.get((seat, t)))
+    return out
+
+
+def _blocking_moves(
+    game_map: Map, tickets: list[int], closed_at: dict[int, int], first: int | None
+) -> dict[int, int]:
+    """For each ticket not joined on the board left at the end: the move whose closures
+    cut it (``first``, the first claim by another seat, for one never joined)."""
+    parent: dict[Hashable, Hashable] = {}
+
+    def find(x: Hashable) -> Hashable:
+        root = x
+        while parent.setdefault(root, root) != root:
+            root = parent[root]
+        while parent[x] != root:
+            parent[x], x = root, parent[x]
+        return root
+
+    dead = game_map.dead_ends
+    keys: dict[str, list[Hashable]] = {}
+    ends_of: dict[int, tuple[Hashable, Hashable]] = {}
+    for route in game_map.routes:
+        pair = tuple((p, route.id) if p in dead else p for p in route.ends)
+        for place, key in zip(route.ends, pair, strict=True):
+            keys.setdefault(place, []).append(key)
+        ends_of[route.id] = pair  # type: ignore[assignment]
+
+    def join(rid: int) -> None:
+        a, b = ends_of[rid]
+        parent[find(a)] = find(b)
+
+    def joined(ticket: int) -> bool:
+        cities = game_map.ticket_by_id[ticket].cities
+        for a, b in zip(cities, cities[1:], strict=False):
+            left = {find(k) for p in game_map.targets(a) for k in keys.get(p, ())}
+            if not any(find(k) in left for p in game_map.targets(b) for k in keys.get(p, ())):
+                return False
+        return True
+
+    for route in game_map.routes:
+        if route.id not in closed_at:
+            join(route.id)
+    waiting = [t for t in tickets if not joined(t)]
+    by_move: dict[int, list[int]] = {}
+    for rid, number in closed_at.items():
+        by_move.setdefault(number, []).append(rid)
+    out = {}
+    for number in sorted(by_move, reverse=True):
+        if not waiting:
+            break
+        for rid in by_move[number]:
+            join(rid)
+        for t in [t for t in waiting if joined(t)]:
+            out[t] = number
+            waiting.remove(t)
+    if first is not None:
+        out.update(dict.fromkeys(waiting, first))
+    return out
 
 
 def review_hints(game: Game) -> list[Hint]:

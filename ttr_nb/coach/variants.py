@@ -208,12 +208,12 @@ def world(view: Game, seat: int, plan: Plan) -> list[Hint]:
                     f"space{plural_s(need.get(take, 0))} and your supply holds "
                     f"{player.pieces.get(take, 0)} {take}{plural_s(player.pieces.get(take, 0))}: "
                     f"exchanging {count} {give}{plural_s(count)} for {take}s costs "
-                    f"{count * rules.exchange_cost} points."
+                    f"{count * rules.exchange_cost} point{plural_s(count * rules.exchange_cost)}."
                 )
             else:
                 lines.append(
-                    f"Your plan needs {short} more {take}s than your supply holds, and no "
-                    "exchange can make that up."
+                    f"Your plan needs {short} more {take}{plural_s(short)} than your supply "
+                    "holds, and no exchange can make that up."
                 )
     if not lines:
         lines.append(

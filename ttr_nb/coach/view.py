@@ -10,14 +10,14 @@ that the hints stay the same).
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from functools import cache
 
 from ..game import Game
 from ..maps import Map
 from ..state import copy_plain
 
-__all__ = ["board_of", "demand_of", "seat_view", "unavailable_to"]
+__all__ = ["board_of", "closed_to", "demand_of", "seat_view", "unavailable_to"]
 
 
 def seat_view(game: Game, seat: int) -> Game:
@@ -71,18 +71,30 @@ def unavailable_to(game: Game, seat: int) -> frozenset[Hashable]:
     route closed to the seat (the other track taken, with few players; or owned by the
     seat itself, which may not take two tracks of one route)."""
     state = game.state
-    owner = state.owner
     closes = len(state.players) <= game.rules.closed_parallel_max_players
-    out = set()
-    for route in game.map.routes:
-        holder = owner.get(route.id)
-        if holder is not None:
-            if holder != seat:
-                out.add(route.id)
-            continue
-        for other in game.rules.parallel[route.id]:
-            held = owner.get(other)
-            if held is not None and (closes or held == seat):
-                out.add(route.id)
-                break
-    return frozenset(out)
+    parallel = game.rules.parallel
+    return frozenset(
+        route.id
+        for route in game.map.routes
+        if closed_to(route.id, state.owner, seat, parallel, closes)
+    )
+
+
+def closed_to(
+    route_id: int,
+    owner: Mapping[int, int],
+    seat: int,
+    parallel: Mapping[int, tuple[int, ...]],
+    closes: bool,
+) -> bool:
+    """Can ``seat`` never use the route, given who owns which route (``owner``)? True when
+    someone else owns it, or when it is free but one of its other tracks is taken (by
+    anyone when ``closes``, a game of few players; by the seat itself otherwise)."""
+    holder = owner.get(route_id)
+    if holder is not None:
+        return holder != seat
+    for other in parallel[route_id]:
+        held = owner.get(other)
+        if held is not None and (closes or held == seat):
+            return True
+    return False

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import KeepTickets
+from ..actions import DrawTickets, KeepTickets
 from ..bots import GreedyBot, RandomBot, Reason
 from ..bots.search import SearchBot, SearchResult
 from ..game import Game
@@ -68,6 +68,13 @@ class WhyRecord:
     instead : str
         Re-run on a save, when the greedy bot disagrees: the move it would play (its
         ``reason`` is for that move).
+    compared : int
+        The search bot's candidate moves in all (``candidates`` lists the most tried).
+    others : int
+        The imagined games played with the candidates not listed.
+    compulsory : bool
+        Every legal move was a ticket draw (the start of Germany or Märklin): the draw
+        itself was no choice, only its mix.
     """
 
     move: int
@@ -81,6 +88,9 @@ class WhyRecord:
     fell_back: bool = False
     agrees: bool | None = None
     instead: str = ""
+    compared: int = 0
+    others: int = 0
+    compulsory: bool = False
 
     def hint(self, game: Game, viewer: int) -> Hint:
         """The record in words for ``viewer`` (tickets named only to the bot's own seat,
@@ -94,17 +104,34 @@ class WhyRecord:
                 "The save does not say who moved, so here is the greedy bot's reading of the "
                 f"position before it; the greedy bot would play {verdict}."
             )
+        if self.compulsory:
+            lines.append(
+                "Drawing tickets was no choice: every player must draw tickets at the start "
+                "of this game. Only the mix of the draw was its to choose."
+            )
         if self.candidates:
             algorithm = ALGORITHMS["search"]
+            compared = max(self.compared, len(self.candidates))
             lines.append(
-                f"{who} (search bot) imagined {self.worlds} possible games (the hidden cards and "
-                f"tickets dealt at random, as far as it had seen) and played {self.playouts} of "
-                "them to the end:"
+                f"{who} (search bot) imagined {self.worlds} deal{plural_s(self.worlds)} of the "
+                "cards and tickets it could not see (at random, as far as it had seen) and "
+                f"played {self.playouts} game{plural_s(self.playouts)} to the end in them, "
+                f"comparing {compared} possible move{plural_s(compared)} (after each round "
+                "the weaker half dropped out, so the best were played most):"
             )
             for c in self.candidates:
                 mark = " ← played" if c.chosen else ""
                 share = f"{100 * c.won / c.tried:.0f}%" if c.tried else "–"
-                lines.append(f"  {c.text}: won {c.won} of {c.tried} ({share}){mark}")
+                lines.append(
+                    f"  {c.text}: played {c.tried} time{plural_s(c.tried)}, won {c.won} "
+                    f"({share}){mark}"
+                )
+            rest = compared - len(self.candidates)
+            if rest:
+                lines.append(
+                    f"  the other {rest} move{plural_s(rest)}: {self.others} "
+                    f"game{plural_s(self.others)} in all"
+                )
             if self.fell_back:
                 lines.append(
                     "No move beat the greedy bot's move in the same imagined games by more "
@@ -117,9 +144,13 @@ class WhyRecord:
             lines.append(f"{who} (random bot) picked one of its legal moves at random.")
         else:
             algorithm = ALGORITHMS["shortest-path"]
-            lines.extend(_reason_lines(game, self.reason, reveal))
+            if not (self.compulsory and self.reason and self.reason.kind == "draw tickets"):
+                lines.extend(_reason_lines(game, self.reason, reveal))
         if not reveal and self.reason is not None and self.reason.tickets:
-            lines.append("(Which tickets stays hidden until the end, or from that seat's view.)")
+            lines.append(
+                "(Which of its tickets it serves stays hidden until the end of the game, or "
+                "until you coach that seat.)"
+            )
         routes = self.reason.routes if self.reason is not None and reveal else ()
         return Hint("why", "Why that move", tuple(lines), algorithm, routes, self.to_dict())
 
@@ -144,6 +175,9 @@ class WhyRecord:
             "worlds": self.worlds,
             "playouts": self.playouts,
             "fell_back": self.fell_back,
+            "compared": self.compared,
+            "others": self.others,
+            "compulsory": self.compulsory,
         }
 
     @classmethod
@@ -172,8 +206,12 @@ class WhyRecord:
                 int(data["worlds"]),
                 int(data["playouts"]),
                 bool(data["fell_back"]),
+                # Records stored before these were kept read as none.
+                compared=int(data.get("compared", 0)),
+                others=int(data.get("others", 0)),
+                compulsory=bool(data.get("compulsory", False)),
             )
-        except (KeyError, TypeError, ValueError):
+        except (AttributeError, KeyError, TypeError, ValueError):
             return None
 
     def to_dict(self) -> dict[str, Any]:
@@ -189,6 +227,8 @@ class WhyRecord:
                 for c in self.candidates
             ],
             "fell_back": self.fell_back,
+            "compared": self.compared,
+            "compulsory": self.compulsory,
             "agrees": self.agrees,
             "instead": self.instead or None,
         }
@@ -198,8 +238,9 @@ def _reason_lines(game: Game, reason: Reason | None, reveal: bool) -> list[str]:
     """A greedy bot's reason in words."""
     if reason is None:
         return []
-    tickets = ", ".join(ticket_name(game.map, t) for t in reason.tickets)
-    whose = f"its ticket {tickets}" if reveal and tickets else "one of its tickets"
+    tickets = _and(ticket_name(game.map, t) for t in reason.tickets)
+    n = len(reason.tickets)
+    whose = f"its ticket{plural_s(n)} {tickets}" if reveal and tickets else "one of its tickets"
     kind = reason.kind
     if kind == "only move":
         return ["It had no other legal move."]
@@ -232,7 +273,8 @@ def _reason_lines(game: Game, reason: Reason | None, reveal: bool) -> list[str]:
     if kind == "late claim":
         return ["Late in the game (or with nothing planned), it claimed the route worth most."]
     if kind == "card for plan":
-        return [f"It took a {reason.detail} card: its plan for {whose} needs that colour."]
+        article = "an" if reason.detail[:1] in "aeiou" else "a"
+        return [f"It took {article} {reason.detail} card: its plan for {whose} needs that colour."]
     if kind == "blind draw":
         if len(game.rules.deck_names) == 1:
             return ["No face-up card fits its plans, so it drew from the deck."]
@@ -253,6 +295,7 @@ def record_move(bot: Any, game: Game, action: Any) -> WhyRecord:
     text = _public_text(game, action)
     move = len(game.history) + 1
     seat = game.current_player
+    compulsory = _compulsory_draw(game)
     if isinstance(bot, SearchBot) and isinstance(bot.last, SearchResult):
         result = bot.last
         children = sorted(result.root.children.values(), key=lambda c: (-c.visits, -c.mean))
@@ -271,12 +314,16 @@ def record_move(bot: Any, game: Game, action: Any) -> WhyRecord:
             result.worlds,
             result.playouts,
             result.fell_back,
+            compared=len(children),
+            others=sum(c.visits for c in children[SHOWN_CANDIDATES:]),
+            compulsory=compulsory,
         )
     if isinstance(bot, GreedyBot):
-        return WhyRecord(move, seat, "greedy", text, bot.last)
+        return WhyRecord(move, seat, "greedy", text, bot.last, compulsory=compulsory)
     if isinstance(bot, RandomBot):
-        return WhyRecord(move, seat, "random", text, bot.last)
-    return WhyRecord(move, seat, getattr(bot, "name", "bot"), text, getattr(bot, "last", None))
+        return WhyRecord(move, seat, "random", text, bot.last, compulsory=compulsory)
+    last = getattr(bot, "last", None)
+    return WhyRecord(move, seat, getattr(bot, "name", "bot"), text, last, compulsory=compulsory)
 
 
 def why_from_replay(game: Game) -> WhyRecord | None:
@@ -297,7 +344,20 @@ def why_from_replay(game: Game) -> WhyRecord | None:
         reason,
         agrees=agrees,
         instead="" if agrees else _public_text(before, choice),
+        compulsory=_compulsory_draw(before),
     )
+
+
+def _compulsory_draw(game: Game) -> bool:
+    """Is every legal move a ticket draw (and there is more than one: a mix to choose)?"""
+    legal = game.legal_actions()
+    return len(legal) > 1 and all(isinstance(a, DrawTickets) for a in legal)
+
+
+def _and(names: Any) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    names = list(names)
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
 def _public_text(game: Game, action: Any) -> str:
