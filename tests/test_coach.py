@@ -97,7 +97,7 @@ def test_unreachable_tickets_are_named_and_left_out() -> None:
     advice = coach(game, 0)
     assert [t.id for t in advice.plan.unreachable] == [LA_MIAMI]
     assert set(advice.plan.routes) == {48, 99}
-    assert any("Out of reach: Los Angeles – Miami" in line for line in hint(advice, "plan").lines)
+    assert any("Out of reach: Los Angeles → Miami" in line for line in hint(advice, "plan").lines)
 
 
 def test_double_route_closed_with_two_players_open_with_four() -> None:
@@ -173,7 +173,7 @@ def test_a_cut_through_double_routes_says_whether_one_claim_closes_both_tracks()
     two = coach(usa(players=2, tickets=(BOSTON_MIAMI,)), 0)
     assert two.cuts[0].claims == 2
     assert hint(two, "cuts").lines[0] == (
-        "Boston – Miami can be blocked by 2 claims (Boston–Montréal (2 gray) or its other "
+        "Boston → Miami can be blocked by 2 claims (Boston–Montréal (2 gray) or its other "
         "track, Boston–New York (2 yellow) or its other track)."
     )
     four = coach(usa(players=4, tickets=(BOSTON_MIAMI,)), 0)
@@ -217,7 +217,7 @@ def test_why_a_greedy_move_names_the_ticket_only_to_its_own_seat() -> None:
     assert record.reason is not None and WhyRecord.from_data(record.to_data()) == record
     game.apply(action)
     own = record.hint(game, 0)
-    assert any("its ticket Denver – El Paso" in line for line in own.lines)
+    assert any("its ticket Denver → El Paso" in line for line in own.lines)
     other = record.hint(game, 1)
     assert not any("Denver" in line and "El Paso" in line for line in other.lines[1:])
     assert any("one of its tickets" in line for line in other.lines)
@@ -414,7 +414,7 @@ def test_tickets_on_offer_show_what_each_adds_and_the_cheapest_keep() -> None:
     assert shortest[DENVER_EL_PASO] == 4
     # After the deal one ticket is the least a player keeps: Denver–El Paso, the cheapest.
     assert (
-        "The fewest spaces the rules allow: Denver – El Paso (+4 spaces, 4 points)"
+        "The fewest spaces the rules allow: Denver → El Paso (+4 spaces, 4 points)"
         in (offer.lines[-1])
     )
     assert offer.data["fewest_spaces_keep"] == {"tickets": [DENVER_EL_PASO], "extra_spaces": 4}
@@ -426,7 +426,7 @@ def test_an_offered_ticket_the_network_already_joins_adds_nothing() -> None:
     give_routes(game, 0, [99, 48])  # Denver–Santa Fe–El Paso, built already
     _offered(game, 0, (DENVER_EL_PASO, LA_MIAMI))
     lines = hint(coach(game, 0), "offer").lines
-    assert any("Denver – El Paso (4 points): adds no space" in line for line in lines)
+    assert any("Denver → El Paso (4 points): adds no space" in line for line in lines)
     assert coach(start(players=2, seed=1), 0).hints[1].kind != "offer"  # no offer: no hint
 
 
@@ -468,7 +468,7 @@ def test_a_held_ticket_out_of_reach_does_not_spoil_the_offer() -> None:
     offer = hint(advice, "offer")
     extras = {n["ticket"]["id"]: n["extra_spaces"] for n in offer.data["offer"]}
     assert extras == {DENVER_EL_PASO: 4, 6: 11}
-    assert "  Denver – El Paso (4 points): adds 4 spaces" in offer.lines
+    assert "  Denver → El Paso (4 points): adds 4 spaces" in offer.lines
     assert not any("cannot be completed" in line for line in offer.lines)
     assert offer.data["fewest_spaces_keep"] == {"tickets": [DENVER_EL_PASO], "extra_spaces": 4}
 
@@ -485,7 +485,7 @@ def test_near_the_end_my_plan_leads_with_what_fits_the_pieces() -> None:
     lines = hint(advice, "plan").lines
     assert lines[0].startswith("Within your 5 trains: claim 2 routes, 4 spaces (the plan that ")
     assert lines[-1] == (
-        f"It gives up Los Angeles – Miami (−20 at the end): completing every ticket would take "
+        f"It gives up Los Angeles → Miami (−20 at the end): completing every ticket would take "
         f"{full} spaces, more than your pieces allow."
     )
     assert {loss.route for loss in advice.losses} == {48, 99}  # weak spots of what fits
@@ -497,7 +497,7 @@ def test_near_the_end_my_plan_leads_with_what_fits_the_pieces() -> None:
         f"Your 2 trains cannot complete any of your open tickets: the cheapest plan needs "
         f"{full} spaces. Each ticket left open costs its points at the end:"
     )
-    assert lines[1] == "  Denver – El Paso (−4), Los Angeles – Miami (−20)"
+    assert lines[1] == "  Denver → El Paso (−4), Los Angeles → Miami (−20)"
     assert not any(line.startswith("Claim") for line in lines)
 
 
@@ -571,7 +571,7 @@ def test_why_words_read_as_sentences() -> None:
     )
     own = record.hint(game, 0).lines
     assert own[1] == (
-        "It took an orange card: its plan for its tickets Dallas – New York and Denver – El Paso "
+        "It took an orange card: its plan for its tickets Dallas → New York and Denver → El Paso "
         "needs that colour."
     )
     other = record.hint(game, 1).lines

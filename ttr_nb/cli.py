@@ -330,7 +330,7 @@ def cmd_best_score(args: argparse.Namespace) -> int:
     print(f"Tickets completed ({len(best.tickets)}, {best.ticket_points} points):")
     for t in best.tickets:
         ticket = game_map.ticket_by_id[t]
-        places = " – ".join(game_map.place_name(p) for p in ticket.cities)
+        places = " → ".join(game_map.place_name(p) for p in ticket.cities)
         counted = ticket_value(ticket)
         tour = " as a tour in any order" if ticket.tour_values else ""
         print(f"  {places} ({counted}{tour})")

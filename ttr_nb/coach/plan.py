@@ -32,10 +32,9 @@ MAX_FIT_TRIES = 12  # sets of tickets tried, best first, when the pieces fit kin
 
 
 def ticket_name(game_map: Map, ticket_id: int) -> str:
-    """``Denver – El Paso``; a tour: ``Tehran → Lahore → ...``."""
+    """``Denver → El Paso``; a tour: ``Tehran → Lahore → ...`` (as the app writes tickets)."""
     ticket = game_map.ticket_by_id[ticket_id]
-    joint = " → " if ticket.tour_values else " – "
-    return joint.join(game_map.place_name(c) for c in ticket.cities)
+    return " → ".join(game_map.place_name(c) for c in ticket.cities)
 
 
 @dataclass(frozen=True)

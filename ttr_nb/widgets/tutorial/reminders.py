@@ -136,7 +136,7 @@ class FirstGameReminders:
                 continue
             a, b = (game_map.targets(c) for c in ticket.cities)
             if not ticket_completed(usable, a, b, dead_ends=game_map.dead_ends):
-                names = " – ".join(game_map.place_name(c) for c in ticket.cities)
+                names = " → ".join(game_map.place_name(c) for c in ticket.cities)
                 return (
                     f"your ticket {names} cannot be completed any more: the routes that "
                     f"could join them are taken. At the end it costs you {ticket.points} "
