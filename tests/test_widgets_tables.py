@@ -763,3 +763,14 @@ def test_a_map_link_starts_a_game_on_that_map(store):
     app = page(store)
     follow(app, "?map=germany")
     assert app.game is not None and app.game.map.id == "germany"
+
+
+def test_a_tutorials_link_opens_the_tutorial_of_its_map(store):
+    app = GameApp(map_name="usa", players=3, seed=7, auto_bots=False, store_factory=lambda: store)
+    app.first_screen.show()
+    follow(app, "?tutorial=germany")
+    assert app.tutorial.active and app.tutorial.tutorial.map_id == "germany"
+    assert app.game.map.id == "germany"
+    other = GameApp(map_name="usa", players=3, seed=7, auto_bots=False)
+    follow(other, "?tutorial=atlantis")  # no such map: nothing opens, the page says so
+    assert not other.tutorial.active and "no map" in other.status.value

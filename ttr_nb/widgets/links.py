@@ -358,8 +358,8 @@ class LinkBox:
 
 def follow_link(app: GameApp, query: str, base: str | None) -> None:
     """What the app does with its page's address: a link to a table opens its seat choice,
-    one to a map starts a game there, one to a tutorial opens it (the app's
-    ``open_tutorial(map_id)``, where the app has one; else a game on that map)."""
+    one to a map starts a game there, one to a tutorial opens it (a map without a tutorial:
+    a game on that map)."""
     tables = app.tables
     tables.page_base = base
     if tables.active:
@@ -377,11 +377,16 @@ def follow_link(app: GameApp, query: str, base: str | None) -> None:
         tables.follow_link(link.value)
         return
     app.links.forget()  # a reload does not start the game again
-    tutorial = getattr(app, "open_tutorial", None)
-    if link.kind == "tutorial" and callable(tutorial):
-        tutorial(link.value)
-        return
+    if link.kind == "tutorial":
+        try:
+            app.start_tutorial(link.value)
+        except ValueError:  # a map without a tutorial: a game on it instead
+            pass
+        else:
+            app.first_screen.close()
+            return
     if link.value not in [value for _, value in app.setup.map_picker.options]:
         return
     app.setup.map_picker.value = link.value
+    app.first_screen.close()
     app.confirm_discard("Start a new game", app.start)
