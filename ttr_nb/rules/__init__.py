@@ -7,6 +7,7 @@ from functools import cache
 from ..errors import UnknownVariantError
 from ..maps import Map
 from .base import Rules
+from .europe import EuropeRules
 from .germany import GermanyRules
 from .maerklin import MaerklinRules
 from .world import WorldRules
@@ -16,6 +17,7 @@ VARIANTS: dict[str, type[Rules]] = {
     "germany": GermanyRules,
     "maerklin": MaerklinRules,
     "world": WorldRules,
+    "europe": EuropeRules,
 }
 
 
