@@ -336,7 +336,7 @@ def scores_html(
 def supply_html(game: Game) -> str:
     """Cards left in each deck and its discards, and tickets left."""
     state = game.state
-    tickets = sum(len(v) for v in state.ticket_decks.values())
+    tickets = game.rules.tickets_left(state)
     decks = game.rules.deck_names
     parts = []
     for deck in decks:

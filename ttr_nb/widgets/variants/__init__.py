@@ -7,7 +7,7 @@ A variant module registers its class with :func:`register`.
 
 from __future__ import annotations
 
-from . import germany, maerklin, world  # noqa: F401  (they register their presentations)
+from . import europe, germany, maerklin, world  # noqa: F401  (they register their presentations)
 from .base import VARIANT_UIS, CardRow, Shown, VariantUI, register, ui_class
 
 __all__ = ["VARIANT_UIS", "CardRow", "Shown", "VariantUI", "register", "ui_class"]
