@@ -84,7 +84,12 @@ class EuropeUI(VariantUI):
         self.tunnel.render(shown)
         self.borrow.render(shown)
         view, seat = shown.view, shown.viewer
-        in_play = view is not None and view.state.phase == "play" and not view.is_over
+        in_play = (
+            view is not None
+            and view.state.phase == "play"
+            and not view.is_over
+            and view.state.pending != BORROW  # the turns are over: nothing to build
+        )
         self.actions_panel.layout.display = "" if in_play and seat is not None else "none"
         if in_play and seat is not None and view is not None:
             self.stations.render(shown, seat)

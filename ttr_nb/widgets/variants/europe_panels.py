@@ -80,17 +80,17 @@ def tunnel_html(view: Game, record: dict[str, Any], waiting: bool) -> str:
     )
     turned = f"Cards turned up: {cards_html(view, record['revealed'])}"
     matching = (
-        "the colour played"
+        f"{colour} or a locomotive"
         if colour is not None
-        else "locomotives (a payment of locomotives alone)"
+        else "a locomotive (the tunnel was paid with locomotives alone)"
     )
     if asks:
         ask = (
-            f"{count(asks, 'card')} of them match{'es' if asks == 1 else ''} {matching}: "
-            f"<b>{count(asks, 'more card')}</b> ({fits}) to build it, or give it up."
+            f"{asks} of them {'is' if asks == 1 else 'are'} {matching}: it takes "
+            f"<b>{count(asks, 'more card')}</b> ({fits}) to build the tunnel, or give it up."
         )
     else:
-        ask = "None of them matches: the tunnel is built with the cards laid down."
+        ask = f"None of them is {matching}: the tunnel is built with the cards laid down."
     outcome = ""
     if not waiting:
         if record.get("outcome") == "built":
@@ -191,11 +191,13 @@ class StationPanel(ChoicePanel):
         return False
 
     def _why_not(self, shown: Shown, seat: int) -> str:
+        view = shown.view
+        assert view is not None
+        if view.state.pending == TUNNEL and shown.acting:
+            return "Answer the tunnel's question first (above the cards)."
         reason = shown.blocked()
         if reason:
             return reason
-        view = shown.view
-        assert view is not None
         rules = europe_rules(view)
         player = view.state.players[seat]
         if not player.extras[LEFT]:
@@ -221,7 +223,7 @@ class BorrowPanel:
         self.note = Note("ttr-borrow-note")
         self.widget = widgets.VBox(
             [self.info, self.pickers, self.button, self.why_html, self.note.widget],
-            _dom_classes=["ttr-panel", "ttr-borrow"],
+            _dom_classes=["ttr-panel", "ttr-borrow-panel"],
         )
         self._key: tuple[int, int] | None = None
 
