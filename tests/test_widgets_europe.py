@@ -199,3 +199,49 @@ def test_claiming_a_ferry_names_its_locomotives(app: GameApp):
     app.claim.claim_button.click()
     assert game.state.owner[ferry] == seat
     assert ClaimRoute(ferry, (("locomotive", 1), ("red", 3))) == game.history[-1].action
+
+
+# ------------------------------------------------------------ shared table
+def test_a_tunnel_at_a_shared_table_is_shown_on_both_pages(tmp_path):
+    from test_widgets_tables import join, tick
+
+    from ttr_nb.tables import TableStore
+
+    store = TableStore(f"sqlite:///{tmp_path / 'tables.sqlite'}")
+
+    def new_page() -> GameApp:
+        return GameApp(
+            map_name="usa", players=2, seed=7, auto_bots=False, store_factory=lambda: store
+        )
+
+    # Seed 1: Ann can try the Angora–Constantinople tunnel at once, and it asks for more.
+    made = store.create_table("europe", ["human", "human"], None, session="t", seed=1)
+    ann, ben = new_page(), new_page()
+    join(ann, made.code, "Ann", 0)
+    join(ben, made.code, "Ben", 1)
+    for who in (ann, ben):
+        tick(who)
+        keep_offered(who)
+    tick(ann)
+    game = ann.game
+    assert ann.human_to_move() and isinstance(ann.ui, EuropeUI)
+    claim = next(
+        a
+        for a in game.legal_actions()
+        if isinstance(a, ClaimRoute) and game.map.route_by_id[a.route].tunnel
+    )
+    assert ann.act(claim)
+    tick(ben)
+    assert ben.game.state.pending == TUNNEL
+    record = ben.game.state.extras["tunnel"]
+    assert record["route"] == claim.route
+    shown = texts(ben.ui.tunnel.widget)
+    assert "Cards turned up:" in shown and "Angora–Constantinople" in shown
+    assert ben.ui.tunnel.button.disabled  # Ann decides, on her own page
+    assert not ann.ui.tunnel.button.disabled
+    ann.ui.tunnel.picker.value = GiveUpTunnel()
+    ann.ui.tunnel.button.click()
+    tick(ben)
+    assert ben.game.state.pending is None
+    assert ben.game.state.extras["last_tunnel"]["outcome"] == "given up"
+    assert "gives up the tunnel Angora–Constantinople" in ben.game.log[-1]
