@@ -91,7 +91,7 @@ def test_tickets_drawn_in_play_are_three_regular_keep_one_rest_under_the_deck():
     assert "at least 1" in refused(game, KeepTickets(())).rule
     game.apply(KeepTickets((offer[0],)))
     assert game.state.ticket_decks["regular"][-2:] == offer[1:]
-    assert "single ticket deck" in refused(game, DrawTickets(long=1)).rule
+    assert "dealt only at setup" in refused(game, DrawTickets(long=1)).rule
 
 
 # ---------------------------------------------------------------- ferries

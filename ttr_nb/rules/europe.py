@@ -153,6 +153,11 @@ class EuropeRules(Rules):
         """Tickets not kept at setup go back to the box; later, under their deck."""
         return BOX if phase == "setup" else super().return_pile(phase, ticket_id)
 
+    def ticket_draw_problem(self, state: GameState, action: Any) -> str | None:
+        if action.long:
+            return "long tickets are dealt only at setup: tickets drawn later are regular ones"
+        return super().ticket_draw_problem(state, action)
+
     def tickets_left(self, state: GameState) -> int:
         """Tickets that can still be drawn (the regular deck; the box is out of play)."""
         return len(state.ticket_decks.get(REGULAR, []))

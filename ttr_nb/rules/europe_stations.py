@@ -12,11 +12,20 @@ stations), few enough to try them all, each checked with a union-find.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-__all__ = ["Borrowing", "TicketEnds", "best_borrowing", "borrow_options", "ticket_points"]
+__all__ = [
+    "Borrowing",
+    "StationPath",
+    "TicketEnds",
+    "best_borrowing",
+    "borrow_options",
+    "station_path",
+    "ticket_points",
+]
 
 TicketEnds = tuple[str, str, int]
 """A ticket as ``(city, city, points)``."""
@@ -161,3 +170,114 @@ def best_borrowing(
             best = Borrowing(tuple(zip(cities, combo, strict=True)), points, done)
     assert best is not None  # product() of no options is one empty choice
     return best
+
+
+@dataclass(frozen=True)
+class StationPath:
+    """The cheapest way to join two cities using at most one route borrowed by a station.
+
+    Attributes
+    ----------
+    spaces : int
+        Spaces still to claim (the player's own routes and the borrowed one are free).
+    claims : tuple of int
+        The routes still to claim, in path order.
+    borrowed : int or None
+        The other player's route a station must borrow (None: none is needed).
+    cities : tuple of str
+        The cities of the path, in order.
+    """
+
+    spaces: int
+    claims: tuple[int, ...]
+    borrowed: int | None
+    cities: tuple[str, ...]
+
+
+def station_path(
+    routes: Iterable[tuple[int, str, str, int]],
+    a: str,
+    b: str,
+    own: Iterable[int] = (),
+    others: Iterable[int] = (),
+    closed: Iterable[int] = (),
+) -> StationPath | None:
+    """The fewest spaces to claim that join ``a`` and ``b``, free over the player's ``own``
+    routes and over at most one of the ``others`` (a route a station would borrow).
+
+    Dijkstra's algorithm on a layered graph: each city twice, before and after the one
+    borrowed route; an open route costs its length in either layer, an own route
+    nothing, and another player's route nothing but leads from the first layer to the
+    second. ``closed`` routes (closed double tracks, or too long for the pieces left) are
+    not used. Ties go to the path found first, so the result is reproducible.
+
+    Parameters
+    ----------
+    routes : iterable of (int, str, str, int)
+        ``(route id, city, city, length)`` of every route of the board.
+    a, b : str
+        The cities to join.
+    own, others, closed : iterable of int
+        Routes of the player, routes of the other players, routes nobody may claim.
+
+    Returns
+    -------
+    StationPath or None
+        None when even a borrowed route cannot join them.
+
+    Notes
+    -----
+    O((C + R) log C) for C cities and R routes (twice each, one per layer).
+
+    Examples
+    --------
+    A ticket from a to d; the player owns a-b, another player owns b-c, and c-d is open:
+
+    >>> board = [(1, "a", "b", 2), (2, "b", "c", 3), (3, "c", "d", 1), (4, "a", "d", 9)]
+    >>> path = station_path(board, "a", "d", own=[1], others=[2])
+    >>> path.spaces, path.claims, path.borrowed, path.cities
+    (1, (3,), 2, ('a', 'b', 'c', 'd'))
+    """
+    own_set, other_set, closed_set = set(own), set(others), set(closed)
+    arcs: dict[str, list[tuple[str, int, int]]] = {}
+    for rid, x, y, length in routes:
+        if rid in closed_set:
+            continue
+        arcs.setdefault(x, []).append((y, rid, length))
+        arcs.setdefault(y, []).append((x, rid, length))
+    start = (a, 0)
+    best: dict[tuple[str, int], int] = {start: 0}
+    back: dict[tuple[str, int], tuple[tuple[str, int], int]] = {}
+    heap: list[tuple[int, int, str, int]] = [(0, 0, a, 0)]
+    order = 0
+    done: set[tuple[str, int]] = set()
+    while heap:
+        cost, _, city, layer = heapq.heappop(heap)
+        node = (city, layer)
+        if node in done:
+            continue
+        done.add(node)
+        if city == b:
+            claims, cities, borrowed = [], [city], None
+            while node != start:
+                node, rid = back[node]
+                cities.append(node[0])
+                if rid in other_set:
+                    borrowed = rid
+                elif rid not in own_set:
+                    claims.append(rid)
+            return StationPath(cost, tuple(reversed(claims)), borrowed, tuple(reversed(cities)))
+        for other, rid, length in arcs.get(city, ()):
+            if rid in other_set:
+                if layer:
+                    continue
+                step, nxt = 0, (other, 1)
+            else:
+                step, nxt = (0 if rid in own_set else length), (other, layer)
+            new = cost + step
+            if new < best.get(nxt, new + 1):
+                best[nxt] = new
+                back[nxt] = (node, rid)
+                order += 1
+                heapq.heappush(heap, (new, order, *nxt))
+    return None
