@@ -79,6 +79,7 @@ digests: setup
 	$(BIN)/python tests/engine_digests.py --blocks 30 --maps usa,germany
 	$(BIN)/python tests/engine_digests.py --blocks 3 --maps maerklin
 	$(BIN)/python tests/engine_digests.py --blocks 10 --maps world
+	$(BIN)/python tests/engine_digests.py --blocks 2 --maps europe
 
 lint: setup
 	$(BIN)/ruff check .

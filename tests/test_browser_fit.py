@@ -226,7 +226,7 @@ def test_a_long_answer_wraps_beside_its_own_radio_and_its_radio_picks_it(page: A
     no_errors(page)
 
 
-@pytest.mark.parametrize("map_name", ["germany", "maerklin", "world", "usa"])
+@pytest.mark.parametrize("map_name", ["germany", "maerklin", "world", "usa", "europe"])
 def test_score_tables_fit_a_laptop_and_a_phone(page: Any, map_name: str) -> None:
     """The end screen (its total above all) and the players' table, every column and
     every line under a player, inside their panels with no hidden sideways scroll."""

@@ -23,6 +23,7 @@ from ttr_nb import (
 )
 from ttr_nb.bots import RandomBot
 from ttr_nb.rules import playable_maps
+from ttr_nb.rules.europe import BorrowRoutes, BuildStation, GiveUpTunnel, PayTunnel
 
 CASES = [(m, n, seed) for m in playable_maps() for n in range(2, 6) for seed in (1, 2)]
 
@@ -32,7 +33,11 @@ def random_candidate(game: Game, rng: random.Random):
     routes = game.map.routes
     cards = [c.id for c in game.map.card_types]
     player = game.state.players[game.current_player]
-    kind = rng.randrange(6)
+    kind = rng.randrange(8)
+    if kind == 6:  # a variant's own action, often of another variant (Europe's here)
+        return europe_candidate(game, rng)
+    if kind == 7:
+        kind = rng.randrange(6)
     if kind == 0:
         return DrawFaceUp(rng.randrange(-1, 7))
     if kind == 1:
@@ -54,6 +59,25 @@ def random_candidate(game: Game, rng: random.Random):
         pool = player.offer + [t.id for t in rng.sample(game.map.tickets, 2)]
         return KeepTickets(tuple(rng.sample(pool, rng.randrange(0, min(4, len(pool)) + 1))))
     return Pass()
+
+
+def europe_candidate(game: Game, rng: random.Random):
+    """A Europe action (a tunnel's answer, a station, borrowed routes) that may or may not
+    be legal: on other maps it is never legal."""
+    cities = [c.id for c in game.map.cities] + ["atlantis"]
+    cards = [c.id for c in game.map.card_types]
+    pay = tuple((rng.choice(cards), rng.randrange(1, 4)) for _ in range(rng.randrange(0, 3)))
+    kind = rng.randrange(4)
+    if kind == 0:
+        return PayTunnel(pay)
+    if kind == 1:
+        return GiveUpTunnel()
+    if kind == 2:
+        return BuildStation(rng.choice(cities), pay)
+    routes = [r.id for r in game.map.routes]
+    return BorrowRoutes(
+        tuple((rng.choice(cities), rng.choice(routes)) for _ in range(rng.randrange(0, 3)))
+    )
 
 
 @pytest.mark.parametrize(("map_name", "players", "seed"), CASES)

@@ -15,10 +15,11 @@ from ttr_nb.rules import playable_maps
 
 # Games compared move by move per map (every legal list, both ways): a few, as each
 # position is listed twice, the slow way too.
-STEP_GAMES = {"usa": 40, "germany": 30, "maerklin": 10, "world": 4}
+STEP_GAMES = {"usa": 40, "germany": 30, "maerklin": 10, "world": 4, "europe": 6}
 # Blocks of 100 recorded games replayed per map here; `python tests/engine_digests.py`
-# replays every recorded block (3,000 USA and Germany games, 300 Märklin, 1,000 World).
-DIGEST_BLOCKS = {"usa": 5, "germany": 3, "maerklin": 2, "world": 1}
+# replays every recorded block (3,000 USA and Germany games, 300 Märklin, 1,000 World,
+# 200 Europe).
+DIGEST_BLOCKS = {"usa": 5, "germany": 3, "maerklin": 2, "world": 1, "europe": 1}
 
 
 def reference_actions(game):

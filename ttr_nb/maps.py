@@ -96,6 +96,8 @@ class Route(Shared):
     group: int = 0
     wraps: bool = False
     estimated: Mapping[str, str] = field(default_factory=_no_flags)
+    tunnel: bool = False  # Europe: cards turned up on claiming may ask for more
+    locomotives: int = 0  # Europe: a ferry's locomotive symbols (0: not a ferry)
 
     @property
     def ends(self) -> tuple[str, str]:
@@ -196,6 +198,11 @@ class Map(Shared):
         """Short readable name such as ``Denver–Omaha (4 blue)``."""
         mode = " ship" if route.kind == "ship" else ""
         pair = " pair" if route.pair else ""
+        if route.tunnel:
+            mode += " tunnel"
+        if route.locomotives:
+            n = route.locomotives
+            mode += f" ferry, {n} locomotive{'s' if n != 1 else ''}"
         return (
             f"{self.place_name(route.a)}–{self.place_name(route.b)} "
             f"({route.length} {route.color}{mode}{pair})"
@@ -308,6 +315,8 @@ def map_from_data(data: Any, label: str = "<map>") -> Map:
             group=r["group"],
             wraps=r.get("wraps", False),
             estimated=_flags(r),
+            tunnel=r.get("tunnel", False),
+            locomotives=r.get("locomotives", 0),
         )
         for r in data["routes"]
     )

@@ -245,12 +245,32 @@ class Knowledge:
             if t.id not in visible:
                 pools.setdefault(t.deck, []).append(t.id)
         first = {d: self.new_bag(ids, ids) for d, ids in pools.items()}
-        self.decks = {d: [first[d]] * len(pile) for d, pile in state.ticket_decks.items()}
         deck_of = self.ticket_deck
+        decks = set(deck_of.values())
+        self.decks = {
+            d: [first[d]] * len(pile) for d, pile in state.ticket_decks.items() if d in decks
+        }
         for p, player in enumerate(state.players):
             if p != seat:
                 self.tickets[p] = [first[deck_of[t]] for t in player.tickets]
                 self.offers[p] = [(deck_of[t], first[deck_of[t]], t) for t in player.offer]
+        # A pile that is no deck of the map (Europe's box) holds what is left of each deck.
+        placed = Counter(
+            deck_of[t]
+            for p, player in enumerate(state.players)
+            if p != seat
+            for t in player.tickets
+        )
+        placed.update(
+            deck_of[t] for p, pl in enumerate(state.players) if p != seat for t in pl.offer
+        )
+        placed.update({d: len(slots) for d, slots in self.decks.items()})
+        for d, pile in state.ticket_decks.items():
+            if d not in decks:
+                self.decks[d] = [first[k] for k in pools for _ in range(len(pools[k]) - placed[k])]
+                placed.update({k: len(pools[k]) - placed[k] for k in pools})
+                if len(self.decks[d]) != len(pile):
+                    raise _Inconsistent(f"the {d} ticket pile does not add up")
 
     def watch(
         self,
@@ -402,10 +422,11 @@ class Knowledge:
         elif offer_before and not player.offer:  # a keep: the rest go under their decks
             kept = set(player.tickets)
             back = [t for t in offer_before if t not in kept]
+            pile_of = {t: self.rules.return_pile(before.phase, t) for t in back}
             if actor == seat:
                 for t in back:
-                    self.decks[self.ticket_deck[t]].append(t)
-                    real[self.ticket_deck[t]].append(t)
+                    self.decks[pile_of[t]].append(t)
+                    real[pile_of[t]].append(t)
             else:
                 offered = self.offers[actor]
                 self.offers[actor] = []
@@ -420,8 +441,9 @@ class Knowledge:
                         continue
                     bag = self.new_bag([slot for slot, _ in items], [t for _, t in items])
                     self.tickets[actor].extend([bag] * keep)
-                    self.decks[d].extend([bag] * len(returned))
-                    real[d].extend(returned)
+                    for t in returned:  # under their deck (Europe's setup: into the box)
+                        self.decks[pile_of[t]].append(bag)
+                        real[pile_of[t]].append(t)
         for d, content in shuffles.items():
             if len(real[d]) != len(content):
                 raise _Inconsistent(f"the {d} ticket deck changed in an unknown way")
@@ -616,9 +638,10 @@ class Knowledge:
 class _Before:
     """What the knowledge needs of the position before a move."""
 
-    __slots__ = ("hands", "face_up", "piles", "tickets", "offer", "kept")
+    __slots__ = ("hands", "face_up", "piles", "tickets", "offer", "kept", "phase")
 
     def __init__(self, state: GameState, rules: Any) -> None:
+        self.phase = state.phase
         self.hands = [dict(p.hand) for p in state.players]
         self.face_up = list(state.face_up)
         self.piles = {d: list(rules.piles(state, d)[0]) for d in rules.deck_names}

@@ -3,7 +3,8 @@
 The greedy bot is generic; what it knows about a variant comes from that variant's
 module ``ttr_nb.bots.variants.<rules>`` (found by the map's rules name), which may define
 ``advise`` (the variant's own moves), ``claim_bonus`` (what a claim is worth beyond
-its route points) and ``ticket_draw`` (which of several ticket draws to make).
+its route points), ``claim_ok`` (whether a claim is worth trying now) and ``ticket_draw``
+(which of several ticket draws to make).
 """
 
 from __future__ import annotations
@@ -169,6 +170,9 @@ class GreedyBot:
         wanted = self.wanted_routes(game, me)
         serves = self._plans[2]
         claims = [a for a in legal if isinstance(a, ClaimRoute)]
+        worth_trying = variant_hook(game.rules.name, "claim_ok")
+        if worth_trying is not None:  # Europe: a tunnel the hand is unlikely to afford waits
+            claims = [a for a in claims if worth_trying(game, a)]
         on_plan = [a for a in claims if a.route in wanted]
         if on_plan:
             claim = self._best_claim(game, on_plan)

@@ -122,6 +122,19 @@ ALGORITHMS = _all(
         "World rules, part 2: routes and harbors",
     ),
     Algorithm(
+        "tunnel-odds",
+        "the extra cards a tunnel asks for: a hypergeometric expectation over the cards not seen",
+        "graphs_14_stations_and_tunnels.ipynb",
+        "Graphs 14 · Stations and tunnels",
+    ),
+    Algorithm(
+        "station-path",
+        "the cheapest path with at most one borrowed route (Dijkstra on a two-layer graph), "
+        "and every choice of borrowed routes tried",
+        "graphs_14_stations_and_tunnels.ipynb",
+        "Graphs 14 · Stations and tunnels",
+    ),
+    Algorithm(
         "tours",
         "tours: whether the planned network visits the cities in order (a trail)",
         "graphs_6_tours.ipynb",

@@ -7,6 +7,9 @@
 * **Rails & Sails World**: harbor cities on the plan named by the seat's tickets, the
   pieces the plan needs by kind against the supply (an exchange when one runs short),
   and whether each tour would be travelled in order.
+* **Europe**: the tunnels on the plan with the extra cards each is expected to ask for
+  (the plan's cards and turns counted with them), the ferries' locomotives, the tickets
+  out of reach that a station would save, and what the stations built would borrow.
 
 :func:`variant_hints` picks the variant's function by the rules' name, so a new
 variant adds one function here and nothing elsewhere.
@@ -254,8 +257,132 @@ def world(view: Game, seat: int, plan: Plan) -> list[Hint]:
     return out
 
 
+def europe(view: Game, seat: int, plan: Plan) -> list[Hint]:
+    from ..rules.europe import EuropeRules
+    from ..rules.europe_stations import best_borrowing, station_path
+    from ..rules.europe_tunnels import expected_extra, extra_card_odds, matching_unseen
+
+    rules = view.rules
+    assert isinstance(rules, EuropeRules)
+    state = view.state
+    player = state.players[seat]
+    game_map = view.map
+    hand = player.hand
+    out = []
+    # Tunnels on the plan: the extra cards each is expected to ask for, from the cards the
+    # seat sees (its hand and the face-up row: the coach's view keeps no discard pile).
+    lines = []
+    expected_total = 0.0
+    tunnels = [r for r in plan.routes if game_map.route_by_id[r].tunnel]
+    for rid in tunnels:
+        route = game_map.route_by_id[rid]
+        colour = route.color
+        if colour == "gray":
+            colour = max(
+                (c.id for c in rules.colour_cards), key=lambda c: (hand[c], c), default=None
+            )
+        matching, unseen = matching_unseen(view, seat, colour)
+        mean = expected_extra(matching, unseen, rules.tunnel_cards)
+        none = extra_card_odds(matching, unseen, rules.tunnel_cards)[0]
+        expected_total += mean
+        lines.append(
+            f"{game_map.route_label(route)} (paid in {colour}): about {mean:.1f} extra "
+            f"card{'' if round(mean, 1) == 1 else 's'}; none {none:.0%} of the time."
+        )
+    if tunnels:
+        extra = round(expected_total)
+        cards = plan.cards_missing + extra
+        lines.insert(
+            0,
+            f"Your plan crosses {len(tunnels)} tunnel{plural_s(len(tunnels))}: counting the "
+            f"cards {'it is' if len(tunnels) == 1 else 'they are'} expected to ask for, it "
+            f"needs about {cards} more "
+            f"card{plural_s(cards)} (not {plan.cards_missing}), about "
+            f"{plan.turns + (cards + 1) // 2 - (plan.cards_missing + 1) // 2} turns.",
+        )
+    else:
+        lines.append("No tunnel on your plan: its cards are exactly what it shows.")
+    ferries = [r for r in plan.routes if game_map.route_by_id[r].locomotives]
+    if ferries:
+        locos = sum(game_map.route_by_id[r].locomotives for r in ferries)
+        lines.append(
+            f"Its ferries need {locos} locomotive{plural_s(locos)} (you hold "
+            f"{hand[rules.locomotive]})."
+        )
+    out.append(
+        Hint(
+            "tunnels",
+            "Tunnels and ferries on the plan",
+            tuple(lines),
+            ALGORITHMS["tunnel-odds"],
+            tuple(tunnels),
+            {"tunnels": list(tunnels), "expected_extra_cards": round(expected_total, 2)},
+        )
+    )
+    # Stations: tickets out of reach that one borrowed route would save, and what the
+    # stations built would borrow if the game ended now.
+    lines = []
+    board = [(r.id, r.a, r.b, r.length) for r in game_map.routes]
+    others = [r for r, s in state.owner.items() if s != seat]
+    closed = [r for r in plan.unavailable if r not in state.owner]
+    routes: list[int] = []
+    left = player.extras["stations_left"]
+    for note in plan.unreachable:
+        a, b = game_map.ticket_by_id[note.id].cities
+        path = station_path(board, a, b, player.routes, others, closed)
+        if path is None or path.borrowed is None:
+            continue
+        borrowed = game_map.route_by_id[path.borrowed]
+        owner = state.players[state.owner[path.borrowed]].name
+        ends = " or ".join(game_map.place_name(c) for c in borrowed.ends)
+        lines.append(
+            f"{note.name} is out of your own reach, but a station in {ends} borrowing "
+            f"{game_map.route_label(borrowed)} ({owner}'s) completes it after "
+            f"{path.spaces} more space{plural_s(path.spaces)}: +{note.points} instead of "
+            f"−{note.penalty}."
+        )
+        routes += [*path.claims, path.borrowed]
+    if left:
+        cost = rules.station_cost(player)
+        lines.append(
+            f"A station now costs {cost} card{plural_s(cost)}"
+            f"{' of one colour' if cost > 1 else ''}; each one not built scores "
+            f"{rules.unbuilt_station_points} ({left} left)."
+        )
+    options = rules.borrow_choices(state, seat)
+    if options:
+        tickets = [
+            (*game_map.ticket_by_id[t].cities, game_map.ticket_by_id[t].points)
+            for t in player.tickets
+        ]
+        own = [rules.route_ends[r] for r in player.routes]
+        best = best_borrowing(own, tickets, options, rules.route_ends)
+        chosen = "; ".join(
+            f"{game_map.place_name(c)}: {game_map.route_label(game_map.route_by_id[r])}"
+            for c, r in best.routes
+        )
+        lines.append(
+            f"If the game ended now, your stations would best borrow {chosen} "
+            f"(tickets {best.points:+d})."
+        )
+        routes += [r for _, r in best.routes]
+    if not lines:
+        lines.append("No station is needed: every ticket is still within your own reach.")
+    out.append(
+        Hint(
+            "stations",
+            "Train stations",
+            tuple(lines),
+            ALGORITHMS["station-path"],
+            tuple(dict.fromkeys(routes)),
+        )
+    )
+    return out
+
+
 VARIANT_HINTS: dict[str, Callable[[Game, int, Plan], list[Hint]]] = {
     "germany": germany,
     "maerklin": maerklin,
     "world": world,
+    "europe": europe,
 }

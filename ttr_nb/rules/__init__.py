@@ -7,6 +7,7 @@ from functools import cache
 from ..errors import UnknownVariantError
 from ..maps import MAP_CHECKS, Map, available_maps, load_map
 from .base import Rules
+from .europe import EuropeRules
 from .germany import GermanyRules
 from .maerklin import MaerklinRules
 from .world import WorldRules
@@ -16,6 +17,7 @@ VARIANTS: dict[str, type[Rules]] = {
     "germany": GermanyRules,
     "maerklin": MaerklinRules,
     "world": WorldRules,
+    "europe": EuropeRules,
 }
 
 # load_map refuses a map its rules could not play: it asks the variant through this table.

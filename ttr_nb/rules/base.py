@@ -650,20 +650,7 @@ class Rules(ScoringRules, RuleWords, FastHooks):
                 self.end_turn(game)
             return
         if isinstance(action, ClaimRoute):
-            route = self.map.route_by_id[action.route]
-            for cid, n in action.cards:
-                player.hand[cid] -= n
-            self.discard_cards(state, action.cards)
-            state.owner[route.id] = state.current
-            player.routes.append(route.id)
-            player.pieces[route.kind] -= route.length
-            player.route_score += self.map.route_points(route.length)
-            if None in state.face_up:
-                # Slots left empty when every card was out of play fill again now.
-                self.refill_face_up(state, game.rng)
-            self.take_pickups(game, state.current, route, action.pickups)
-            self.on_claim(game, state.current, route)
-            self.end_turn(game)
+            self.claim(game, action)
             return
         if isinstance(action, DrawTickets):
             player.offer = self.take_tickets(state, self.ticket_deal)
@@ -679,6 +666,33 @@ class Rules(ScoringRules, RuleWords, FastHooks):
         """Variant hook: carry out a variant-only action."""
         raise NotImplementedError(type(action).__name__)
 
+    def claim(self, game: Game, action: ClaimRoute) -> None:
+        """Carry out a legal claim: pay, place the pieces, score, end the turn.
+
+        Variant hook: Europe turns up cards for a tunnel first, and may ask for more.
+        """
+        self.build_route(game, action.route, action.cards, action.pickups)
+        self.end_turn(game)
+
+    def build_route(self, game: Game, route_id: int, cards: Payment, pickups: Pickups = ()) -> None:
+        """Spend ``cards`` from the current player's hand on route ``route_id`` and give it
+        to them: pieces placed, points scored, pickups taken (the turn goes on)."""
+        state = game.state
+        player = state.players[state.current]
+        route = self.map.route_by_id[route_id]
+        for cid, n in cards:
+            player.hand[cid] -= n
+        self.discard_cards(state, cards)
+        state.owner[route.id] = state.current
+        player.routes.append(route.id)
+        player.pieces[route.kind] -= route.length
+        player.route_score += self.map.route_points(route.length)
+        if None in state.face_up:
+            # Slots left empty when every card was out of play fill again now.
+            self.refill_face_up(state, game.rng)
+        self.take_pickups(game, state.current, route, pickups)
+        self.on_claim(game, state.current, route)
+
     def keep(self, game: Game, player: PlayerState, action: KeepTickets) -> None:
         """Apply a ticket keep: the kept tickets join the hand, the others go under their deck."""
         state = game.state
@@ -686,7 +700,7 @@ class Rules(ScoringRules, RuleWords, FastHooks):
         player.tickets.extend(t for t in player.offer if t in kept)
         for t in player.offer:
             if t not in kept:
-                state.ticket_decks[self.map.ticket_by_id[t].deck].append(t)
+                state.ticket_decks[self.return_pile(state.phase, t)].append(t)
         player.offer = []
         if state.phase == "setup":
             waiting = [i for i, p in enumerate(state.players) if p.offer]
@@ -696,6 +710,18 @@ class Rules(ScoringRules, RuleWords, FastHooks):
                 self.start_play(state)
             return
         self.end_turn(game)
+
+    def return_pile(self, phase: str, ticket_id: int) -> str:
+        """The ticket pile a ticket not kept goes under, in ``phase`` (setup or play).
+
+        Base: the bottom of its own deck. Variant hook: in Europe the tickets not kept at
+        setup go back to the box (a pile nobody draws from).
+        """
+        return self.map.ticket_by_id[ticket_id].deck
+
+    def tickets_left(self, state: GameState) -> int:
+        """Tickets that can still be drawn (variant hook: Europe's box is out of play)."""
+        return sum(len(pile) for pile in state.ticket_decks.values())
 
     def start_play(self, state: GameState) -> None:
         """Setup is over: the first player's first turn begins."""
@@ -716,17 +742,24 @@ class Rules(ScoringRules, RuleWords, FastHooks):
             state.final_turns_left = self.final_turns_each * len(state.players)
             state.last_round_by = state.current
         if state.final_turns_left == 0 or state.passes_in_row >= len(state.players):
-            state.phase = "over"
-            state.ended_by = "last_round" if state.final_turns_left == 0 else "no_moves"
+            self.end_game(game, "last_round" if state.final_turns_left == 0 else "no_moves")
             return
         if len(game.history) >= MAX_GAME_MOVES:
             # House rule: some legal moves (World's exchanges) change nothing for good,
             # so a game could go on for ever; this one ends and is scored as it stands.
-            state.phase = "over"
-            state.ended_by = "move_limit"
+            self.end_game(game, "move_limit")
             return
         state.current = (state.current + 1) % len(state.players)
         state.turn += 1
+
+    def end_game(self, game: Game, reason: str) -> None:
+        """The turns are over (``reason``: last_round, no_moves or move_limit): the game
+        ends and is scored.
+
+        Variant hook: Europe first asks each station's owner which route it borrows.
+        """
+        game.state.phase = "over"
+        game.state.ended_by = reason
 
     def end_text(self, state: GameState) -> str:
         """Why the game ended, in a sentence for the end screen."""

@@ -145,7 +145,7 @@ class FastPath:
         # The base rules' payments depend only on the counts of the cards that fit a route,
         # each counted up to the route's length: those capped counts key the memo (a
         # variant with its own payments gets them computed once per class and call).
-        self.capped = defined_in(cls, "payments") is Rules
+        self.capped = defined_in(cls, "payments") is Rules or rules.payments_by_capped_counts
         self.fitting = {row[1]: rules.fitting[row[1]] for row in rows} if self.capped else {}
         self.paid: dict[Hashable, PaidClass] = {}
         # Colour parts of the payments of routes of several colours, and their claims by
@@ -533,6 +533,11 @@ class FastHooks:
     reference: bool
     _fast: FastPath | None
     fitting: dict[int, tuple[tuple[str, ...], tuple[str, ...]]]
+    payments_by_capped_counts = False
+    """A variant whose own ``payments`` keep only some of the base rules' payments, by a
+    rule of the payment itself (Europe's ferries: enough locomotives), sets this: its
+    payments still depend only on the capped counts of the fitting cards, so the fast
+    path remembers them as it does the base rules' (keyed by :meth:`payment_class`)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Any:
         return self  # shared by every game on the map: it holds no game state, only caches

@@ -270,6 +270,53 @@ LESSONS: tuple[Lesson, ...] = (
         "13a in class; the other maps' figures as a discussion.",
     ),
     Lesson(
+        "graphs_14_stations_and_tunnels.ipynb",
+        "14 · Stations and tunnels",
+        (
+            "find a cheapest path with at most one borrowed route (Dijkstra on two layers)",
+            "choose several stations' routes together, and show where greedy fails",
+            "compute a tunnel's expected extra cards and check it by simulation",
+        ),
+        (RULES, G31),
+        (),
+        "In class: the Try it cells; the Europe rules first help (or Rules 5 and a short "
+        "introduction to tunnels and stations).",
+    ),
+    Lesson(
+        "rules_europe_1_setup_and_tickets.ipynb",
+        "Europe 1: the board, a long ticket each, the turn",
+        (
+            "read tunnels and ferries on the board",
+            "keep at least 2 of a long and 3 regular tickets",
+        ),
+        ("rules_usa_5_ties_and_quiz.ipynb",),
+        (),
+        "For a class that will play Europe: the Try it cells.",
+    ),
+    Lesson(
+        "rules_europe_2_ferries_and_tunnels.ipynb",
+        "Europe 2: ferries and tunnels",
+        (
+            "pay for a ferry's locomotive symbols",
+            "count the extra cards a tunnel asks for, pay them or give the tunnel up",
+        ),
+        ("rules_europe_1_setup_and_tickets.ipynb",),
+        (),
+        "In class: the Try it cells.",
+    ),
+    Lesson(
+        "rules_europe_3_stations_end_and_quiz.ipynb",
+        "Europe 3: stations, the end, quiz",
+        (
+            "build stations at their cost",
+            "choose the routes stations borrow and score them",
+            "break ties; pass the Europe quiz",
+        ),
+        ("rules_europe_2_ferries_and_tunnels.ipynb",),
+        ("quiz",),
+        "The quiz as a short test (8 questions).",
+    ),
+    Lesson(
         "rules_germany_1_setup_and_passengers.ipynb",
         "Germany 1: setting up and passengers",
         (

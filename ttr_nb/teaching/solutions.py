@@ -46,6 +46,7 @@ __all__ = [
     "prim",
     "share",
     "shown_code",
+    "station_spaces",
     "steiner_weight",
     "ticket_done",
     "tour_ok",
@@ -387,6 +388,32 @@ def completion_rates(tickets):
         held[length] = held.get(length, 0) + 1
         done[length] = done.get(length, 0) + completed
     return {length: done[length] / held[length] for length in held}
+
+
+# ------------------------------------------------------------ lesson 14
+def station_spaces(routes, own, theirs, a, b):
+    best = {(a, 0): 0}  # (city, borrowed routes used so far) -> spaces
+    heap = [(0, a, 0)]
+    while heap:
+        cost, city, used = heapq.heappop(heap)
+        if city == b:
+            return cost
+        if cost > best[(city, used)]:
+            continue  # an old entry: a cheaper way here was found since
+        for rid, x, y, length in routes:
+            if city not in (x, y):
+                continue
+            other = y if city == x else x
+            if rid in theirs:
+                if used:
+                    continue  # one borrowed route at most
+                step, ahead = 0, (other, 1)
+            else:
+                step, ahead = (0 if rid in own else length), (other, used)
+            if cost + step < best.get(ahead, math.inf):
+                best[ahead] = cost + step
+                heapq.heappush(heap, (cost + step, *ahead))
+    return None
 
 
 # ------------------------------------------------------------ markdown

@@ -366,7 +366,7 @@ def scores_html(
 def supply_html(game: Game) -> str:
     """Cards left in each deck and its discards, and tickets left."""
     state = game.state
-    tickets = sum(len(v) for v in state.ticket_decks.values())
+    tickets = game.rules.tickets_left(state)
     decks = game.rules.deck_names
     parts = []
     for deck in decks:
@@ -385,8 +385,8 @@ def supply_html(game: Game) -> str:
 def last_round_text(game: Game) -> str:
     """`` Last round: Ada has 2 trains left; 3 turns to go.`` or ``""``."""
     state = game.state
-    if state.final_turns_left is None or game.is_over or state.last_round_by is None:
-        return ""
+    if not state.final_turns_left or game.is_over or state.last_round_by is None:
+        return ""  # (0 turns left: Europe's stations are choosing their routes)
     who = state.players[state.last_round_by]
     left = pieces_text(who.pieces)
     turns = state.final_turns_left
@@ -499,6 +499,7 @@ COMPONENT_NAMES = {
     "globetrotter": "globetrotter bonus",
     "merchandise": "merchandise",
     "most_tickets": "most tickets bonus",
+    "stations": "stations not built",
     "total": "total",
 }
 

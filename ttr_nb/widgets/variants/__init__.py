@@ -11,6 +11,7 @@ from __future__ import annotations
 
 # Importing a variant's modules registers its presentation and its map's tutorial.
 from . import (  # noqa: F401
+    europe,
     germany,
     germany_tutorial,
     maerklin,

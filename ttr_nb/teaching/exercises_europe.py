@@ -1,0 +1,84 @@
+"""The check of the Europe graph lesson's exercise (``graphs_14_stations_and_tunnels.ipynb``).
+
+:func:`check_station_spaces` runs the learner's ``station_spaces`` on small made-up
+boards that hide the traps (a second borrowed route, a borrowed route that does not
+pay) and on made-up networks of the Europe board, against the engine's own search
+(:func:`ttr_nb.rules.europe_stations.station_path`); it reports as every check of
+:mod:`ttr_nb.teaching.exercises` does.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Collection, Sequence
+from typing import Any
+
+from ..rules.europe_stations import station_path
+from .checking import CheckResult, _call, _map, _run, _Wrong, random_network
+
+__all__ = ["check_station_spaces"]
+
+Board = Sequence[tuple[int, str, str, int]]
+
+TOY: Board = (
+    (1, "A", "B", 2),
+    (2, "B", "C", 3),
+    (3, "C", "D", 1),
+    (4, "A", "D", 9),
+    (5, "D", "E", 2),
+)
+# (own, theirs, a, b, what the case is about)
+TOY_CASES: tuple[tuple[frozenset[int], frozenset[int], str, str, str], ...] = (
+    (frozenset({1}), frozenset({2}), "A", "D", "one borrowed route on the way"),
+    (frozenset({1}), frozenset({2, 3}), "A", "D", "two of theirs in a row: only one is free"),
+    (frozenset(), frozenset({4}), "A", "D", "a borrowed route that pays more than the detour"),
+    (frozenset({1}), frozenset({2, 3, 4}), "A", "E", "the one borrowed route used once"),
+    (frozenset(), frozenset(), "A", "A", "a ticket from a city to itself"),
+)
+
+
+def _want(board: Board, own: Collection[int], theirs: Collection[int], a: str, b: str) -> Any:
+    found = station_path(board, a, b, own, theirs)
+    return None if found is None else found.spaces
+
+
+def check_station_spaces(
+    station_spaces: Callable[[Board, Collection[int], Collection[int], str, str], Any],
+) -> CheckResult:
+    """Check ``station_spaces(routes, own, theirs, a, b)``: the fewest spaces still to claim
+    that join `a` and `b`, the player's `own` routes free and at most one of the other
+    players' routes (`theirs`) free too; None when no such way exists.
+
+    `routes` lists ``(route id, city, city, length)`` for every usable route.
+    """
+
+    def check(fn: Callable) -> int:
+        cases = 0
+        toy_board = list(TOY) + [(6, "F", "G", 1)]  # F and G: cut off from A
+        for own, theirs, a, b, about in (*TOY_CASES, (frozenset(), frozenset({6}), "A", "F", "")):
+            label = f"On the small board, {a} to {b} ({about or 'no way at all'})"
+            got = _call(fn, list(toy_board), set(own), set(theirs), a, b, case=label)
+            want = _want(toy_board, own, theirs, a, b)
+            if got != want:
+                raise _Wrong(f"{label}: expected {want}, got {got!r}.")
+            cases += 1
+        europe = _map("europe")
+        board = [(r.id, r.a, r.b, r.length) for r in europe.routes]
+        rng = random.Random(1212)
+        for _ in range(12):
+            own = set(random_network(europe, rng, rng.randint(3, 12)))
+            theirs = set(random_network(europe, rng, rng.randint(6, 25))) - own
+            ticket = rng.choice(europe.tickets)
+            a, b = ticket.cities
+            label = (
+                f"On the Europe board, {europe.place_name(a)} to {europe.place_name(b)} with "
+                f"{len(own)} routes of yours and {len(theirs)} of theirs"
+            )
+            got = _call(fn, list(board), set(own), set(theirs), a, b, case=label)
+            want = _want(board, own, theirs, a, b)
+            if got != want:
+                raise _Wrong(f"{label}: expected {want}, got {got!r}.")
+            cases += 1
+        return cases
+
+    return _run(check, station_spaces, "finds the cheapest way with one borrowed route")
