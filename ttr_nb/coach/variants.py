@@ -258,6 +258,7 @@ def world(view: Game, seat: int, plan: Plan) -> list[Hint]:
 
 
 def europe(view: Game, seat: int, plan: Plan) -> list[Hint]:
+    """Europe's own hints: tunnels on the plan, ferries' locomotives, stations."""
     from ..rules.europe import EuropeRules
     from ..rules.europe_stations import best_borrowing, station_path
     from ..rules.europe_tunnels import expected_extra, extra_card_odds, matching_unseen

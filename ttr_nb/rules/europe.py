@@ -57,7 +57,7 @@ from .europe_stations import borrow_options
 if TYPE_CHECKING:
     import random
 
-    from ..game import Game
+    from .game_view import GameView as Game  # the game imports the rules, not the reverse
 
 __all__ = ["BorrowRoutes", "BuildStation", "EuropeRules", "GiveUpTunnel", "PayTunnel"]
 
@@ -235,6 +235,7 @@ class EuropeRules(Rules):
         return out
 
     def tunnel_problem(self, state: GameState, action: Any) -> str | None:
+        """Why ``action`` cannot answer the tunnel waiting now (None: it can)."""
         if isinstance(action, GiveUpTunnel):
             return None
         record = state.extras[TUNNEL]
@@ -263,6 +264,7 @@ class EuropeRules(Rules):
         return None
 
     def finish_tunnel(self, game: Game, action: Any) -> None:
+        """Pay the tunnel's extra cards and build it, or give it up (its cards go back)."""
         state = game.state
         record = state.extras.pop(TUNNEL)
         state.pending = None
@@ -332,6 +334,7 @@ class EuropeRules(Rules):
         return out
 
     def station_problem(self, state: GameState, action: BuildStation) -> str | None:
+        """Why the current player cannot build this station now (None: they can)."""
         city = self.map.city_by_id.get(action.city)
         if city is None:
             return f"there is no city {short(action.city)} on this map"
@@ -383,6 +386,7 @@ class EuropeRules(Rules):
         return borrow_options(state.extras[STATIONS], state.owner, self.route_ends, seat)
 
     def borrow_actions(self, state: GameState) -> list[BorrowRoutes]:
+        """Every choice of borrowed routes the current player may make at the end."""
         options = self.borrow_choices(state, state.current)
         cities = sorted(options)
         return [
@@ -391,6 +395,7 @@ class EuropeRules(Rules):
         ]
 
     def borrow_problem(self, state: GameState, action: BorrowRoutes) -> str | None:
+        """Why these borrowed routes are not a choice the player may make (None: they are)."""
         seat = state.current
         options = self.borrow_choices(state, seat)
         chosen: set[str] = set()
@@ -421,6 +426,8 @@ class EuropeRules(Rules):
         return None
 
     def finish_borrowing(self, game: Game, action: BorrowRoutes) -> None:
+        """Record the player's borrowed routes; the next station owner chooses, or the game
+        is scored."""
         state = game.state
         state.extras[BORROWED][state.current] = [[c, r] for c, r in action.routes]
         waiting = state.extras["borrowers"]

@@ -51,6 +51,7 @@ class PayTunnel:
         return action
 
     def field_problem(self) -> tuple[str, str] | None:
+        """The malformed field and why (None when every field has the right shape)."""
         if normal_payment(self.cards) is None:
             return "cards", _payment_problem(self.cards)
         return None
@@ -95,6 +96,7 @@ class BuildStation:
         return action
 
     def field_problem(self) -> tuple[str, str] | None:
+        """The malformed field and why (None when every field has the right shape)."""
         problem = word_problem(self.city, "the station's city")
         if problem:
             return "city", problem
@@ -123,6 +125,7 @@ class BorrowRoutes:
         object.__setattr__(self, "routes", routes)
 
     def field_problem(self) -> tuple[str, str] | None:
+        """The malformed field and why (None when every field has the right shape)."""
         problem = _borrow_problem(self.routes)
         return ("routes", problem) if problem else None
 

@@ -18,7 +18,7 @@ from math import comb
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from .game_view import GameView as Game  # the game imports the rules, not the reverse
 
 __all__ = ["extra_card_odds", "expected_extra", "matching_unseen", "unseen_cards"]
 

@@ -29,6 +29,7 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth")
 
 
 def europe_rules(view: Game) -> EuropeRules:
+    """The Europe rules of the game shown."""
     assert isinstance(view.rules, EuropeRules)
     return view.rules
 
@@ -116,6 +117,7 @@ class TunnelPanel(ChoicePanel):
         self.button.style.button_color = "#cfe8cf"
 
     def render(self, shown: Shown) -> None:
+        """Ask about the tunnel waiting for an answer, if any."""
         view = shown.view
         waiting = view is not None and not view.is_over and view.state.pending == TUNNEL
         self.widget.layout.display = "" if waiting else "none"
@@ -147,6 +149,7 @@ class StationPanel(ChoicePanel):
         self.widget.children = (*self.widget.children, self.last_tunnel)
 
     def render(self, shown: Shown, seat: int) -> None:
+        """What a station costs ``seat`` now, and where it may be built."""
         view = shown.view
         assert view is not None
         rules = europe_rules(view)
@@ -228,6 +231,7 @@ class BorrowPanel:
         self._key: tuple[int, int] | None = None
 
     def render(self, shown: Shown) -> None:
+        """Ask which routes the stations borrow, at the end."""
         view = shown.view
         active = view is not None and not view.is_over and view.state.pending == BORROW
         self.widget.layout.display = "" if active else "none"
