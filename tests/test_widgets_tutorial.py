@@ -42,7 +42,7 @@ def step_index(app: GameApp, key: str) -> int:
 
 
 # ------------------------------------------------------------------ whole tutorials
-@pytest.mark.parametrize("map_id", ["usa", "germany", "maerklin", "world"])
+@pytest.mark.parametrize("map_id", ["usa", "germany", "maerklin", "world", "europe"])
 def test_a_learner_completes_the_tutorial_with_the_apps_controls(map_id: str) -> None:
     app = make_app()
     kept = sent(app.tutorial.keeper)
