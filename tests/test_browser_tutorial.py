@@ -112,6 +112,7 @@ def test_first_screen_then_a_reload_resumes_the_tutorial(tab: Any) -> None:
         ("germany", ("passenger-pickup", "countries", "final-turn")),
         ("maerklin", ("place-passenger", "move-passenger")),
         ("world", ("two-decks", "pair-route", "harbor", "final-turn")),
+        ("europe", ("first-tickets", "ferry", "tunnel", "station", "the-end")),
     ],
 )
 def test_a_learner_completes_the_tutorial_by_clicking(tab: Any, map_id: str, shots: tuple) -> None:

@@ -16,6 +16,7 @@ from tutorial_steps import click_move, finish_step
 
 from ttr_nb.actions import DrawBlind, DrawFaceUp, DrawTickets
 from ttr_nb.deals import give_routes, set_face_up, set_tickets, ticket_id
+from ttr_nb.rules.europe_actions import BuildStation, GiveUpTunnel, PayTunnel
 from ttr_nb.widgets import GameApp
 from ttr_nb.widgets.tutorial import tutorial_for, tutorial_maps
 from ttr_nb.widgets.tutorial.reminders import start_first_game
@@ -42,7 +43,7 @@ def step_index(app: GameApp, key: str) -> int:
 
 
 # ------------------------------------------------------------------ whole tutorials
-@pytest.mark.parametrize("map_id", ["usa", "germany", "maerklin", "world"])
+@pytest.mark.parametrize("map_id", ["usa", "germany", "maerklin", "world", "europe"])
 def test_a_learner_completes_the_tutorial_with_the_apps_controls(map_id: str) -> None:
     app = make_app()
     kept = sent(app.tutorial.keeper)
@@ -177,6 +178,59 @@ def test_the_other_seats_never_move_and_timeline_and_saves_are_away() -> None:
     assert app.extras.layout.display == "none"
     assert app.coach.widget.layout.display == "none"
     assert not app.bot_step()
+
+
+# ------------------------------------------------------------------ Europe's own controls
+def test_europe_tunnel_the_question_comes_into_view_and_giving_up_is_taken_back() -> None:
+    app = make_app()
+    app.start_tutorial("europe")
+    app.tutorial.go(step_index(app, "tunnel"))
+    scrolled = sent(app.scroller)
+    claim = app.tutorial.step.goal.show_move(app.game)
+    click_move(app, claim)  # the route on the board, a payment, Claim this route
+    assert app.game.state.pending == "tunnel"
+    assert {"kind": "show", "selector": ".ttr-tunnel", "min_width": 0} in scrolled
+    panel = app.ui.tunnel
+    assert panel.widget.layout.display == "" and MARK_CLASS in panel.widget._dom_classes
+    assert "tunnel panel" in app.tutorial.feedback.text  # where to answer
+    answers = [value for _, value in panel.picker.options]
+    assert GiveUpTunnel() in answers and any(isinstance(a, PayTunnel) for a in answers)
+    before = app.game.snapshot()
+    panel.picker.value = GiveUpTunnel()
+    panel.button.click()  # legal, but this step asks to pay
+    assert app.game.snapshot() == before and "taken back" in app.tutorial.feedback.text
+    panel.picker.value = next(a for a in answers if isinstance(a, PayTunnel))
+    panel.button.click()
+    assert app.tutorial.step_done and "is yours" in app.tutorial.feedback.text
+
+
+def test_europe_station_one_per_city_is_refused_with_its_rule() -> None:
+    app = make_app()
+    app.start_tutorial("europe")
+    app.tutorial.go(step_index(app, "station"))
+    offered = [value for _, value in app.ui.stations.picker.options]
+    assert "wien" not in offered and "madrid" not in offered and "berlin" in offered
+    assert "second station costs 2" in app.ui.stations.info.value
+    before = app.game.snapshot()
+    app.act(BuildStation("wien", (("blue", 2),)), app.ui.stations.note)  # a forged choice
+    assert app.game.snapshot() == before
+    assert "one station per city" in app.tutorial.feedback.text
+    click_move(app, app.tutorial.step.goal.show_move(app.game))
+    assert app.tutorial.step_done and "second station stands in" in app.tutorial.feedback.text
+
+
+def test_europe_the_end_borrowed_routes_then_the_score() -> None:
+    app = make_app()
+    app.start_tutorial("europe")
+    app.tutorial.go(step_index(app, "the-end"))
+    panel = app.ui.borrow
+    assert panel.widget.layout.display == "" and MARK_CLASS in panel.widget._dom_classes
+    proposed = panel.chosen()  # the app proposes the choice that completes both tickets
+    click_move(app, proposed)
+    assert app.game.is_over and app.tutorial.step_done
+    text = app.tutorial.feedback.text
+    assert "2 of 2" in text and "never count" in text and "European Express" in text
+    assert app.game.scores()[0]["stations"] == 4
 
 
 # ------------------------------------------------------------------ progress in the browser

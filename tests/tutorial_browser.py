@@ -29,6 +29,7 @@ from browser import (
 
 from ttr_nb.actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from ttr_nb.maps import load_map
+from ttr_nb.rules.europe_actions import BorrowRoutes, BuildStation, GiveUpTunnel, PayTunnel
 from ttr_nb.rules.world_actions import BuildHarbor, ChooseSupply, ExchangePieces
 from ttr_nb.widgets import GameApp
 from ttr_nb.widgets.board import BoardWidget
@@ -204,6 +205,23 @@ def play(page: Any, game: Any, action: Any, phone: bool) -> float | None:
             [a for a in legal if isinstance(a, ExchangePieces)].index(action),
         )
         return click_move(page, "button.ttr-exchange")
+    if isinstance(action, PayTunnel | GiveUpTunnel):  # the tunnel panel's answer
+        answers = [a for a in legal if isinstance(a, PayTunnel | GiveUpTunnel)]
+        select(page, ".ttr-tunnel-picker", answers.index(action))
+        return click_move(page, "button.ttr-tunnel-do")
+    if isinstance(action, BuildStation):
+        builds = [a for a in legal if isinstance(a, BuildStation)]
+        cities = sorted({a.city for a in builds}, key=game.map.place_name)
+        select(page, ".ttr-station-city", cities.index(action.city))
+        group = [a for a in builds if a.city == action.city]
+        return click_move(page, "button.ttr-build-station", answer(game, group, action))
+    if isinstance(action, BorrowRoutes):  # one list per station, in the action's city order
+        options = game.rules.borrow_choices(game.state, game.current_player)
+        for i, (city, route) in enumerate(action.routes):
+            page.locator(".ttr-borrow-route select").nth(i).select_option(
+                index=options[city].index(route)
+            )
+        return click_move(page, "button.ttr-borrow")
     if isinstance(action, Pass):
         select(page, ".ttr-other-moves", 0)
         return click_move(page, "button.ttr-other-do")
@@ -239,6 +257,10 @@ def walk(
                     break
                 moves.append(took)
                 game.apply(action)
+                if step.key in shots and not step.goal.reached(game):  # a question open
+                    window_shot(
+                        page, f"tutorial-{map_id}-{size[0]}-{step.key}-{len(game.history)}.png"
+                    )
         page.locator("button.ttr-tutorial-next", has_text="Next step").or_(
             page.locator("button.ttr-tutorial-next", has_text="Finish")
         ).wait_for(timeout=WAIT_MS)

@@ -1,7 +1,8 @@
 """A scripted learner for the app's tutorial, without a browser (imported as
 ``tutorial_steps`` by the widget tests): each move is made with the control a learner
 would use (a face-up card, a deck's button, the route on the board with a payment and
-*Claim this route*, *Draw tickets* and the ticks, the *Other move* list)."""
+*Claim this route*, *Draw tickets* and the ticks, the variant's panels, the *Other move*
+list)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def click_move(app: GameApp, action: Any) -> None:
         for box, ticket in zip(app.offer.boxes, app.offer.ticket_ids, strict=True):
             box.value = ticket in action.tickets
         app.offer.keep_button.click()
-    elif not _variant_panel(app, action):
+    elif not _variant_panel(app, action) and not _borrow_panel(app, action):
         app.cards.other_moves.value = action
         app.cards.other_button.click()
     if app.prompt.is_open:  # which of several moves: the one meant
@@ -68,4 +69,18 @@ def _variant_panel(app: GameApp, action: Any) -> bool:
                 panel.picker.value = value
                 panel.button.click()
                 return True
+    return False
+
+
+def _borrow_panel(app: GameApp, action: Any) -> bool:
+    """Choose the routes Europe's stations borrow at the end, one list per station, and
+    press *Use these routes*, if the variant has that panel and ``action`` is such a choice."""
+    routes = dict(getattr(action, "routes", ()))
+    for panel in vars(app.ui).values():
+        boxes = getattr(getattr(panel, "pickers", None), "children", ())
+        if routes and boxes and {getattr(b, "city", None) for b in boxes} == set(routes):
+            for box in boxes:
+                box.value = routes[box.city]
+            panel.button.click()
+            return True
     return False

@@ -12,6 +12,7 @@ from __future__ import annotations
 # Importing a variant's modules registers its presentation and its map's tutorial.
 from . import (  # noqa: F401
     europe,
+    europe_tutorial,
     germany,
     germany_tutorial,
     maerklin,

@@ -115,6 +115,7 @@ class TunnelPanel(ChoicePanel):
             ["ttr-panel", "ttr-tunnel"],
         )
         self.button.style.button_color = "#cfe8cf"
+        self._brought: tuple[int, int] | None = None  # the question last brought into view
 
     def render(self, shown: Shown) -> None:
         """Ask about the tunnel waiting for an answer, if any."""
@@ -130,6 +131,12 @@ class TunnelPanel(ChoicePanel):
             (ui.label(view, a), a) for a in shown.legal if isinstance(a, PayTunnel | GiveUpTunnel)
         ]
         self.offer(options, shown.acting and bool(options), "Wait: another player decides.")
+        # The question opens above the cards, while the player looks at the claim button
+        # below them (or further down on a phone): bring it into view once.
+        asked = (view.state.turn, record["route"])
+        if shown.acting and asked != self._brought:
+            self._brought = asked
+            self.app.scroller.show(".ttr-tunnel")
 
 
 class StationPanel(ChoicePanel):
