@@ -77,7 +77,7 @@ def test_a_ticket_out_of_reach_names_the_station_that_saves_it():
     assert [t.id for t in advice.plan.unreachable] == [ticket(game, "paris", "wien")]
     stations = hint(advice, "stations")
     line = stations.lines[0]
-    assert line.startswith("Paris – Wien is out of your own reach, but a station in")
+    assert line.startswith("Paris → Wien is out of your own reach, but a station in")
     # Independently: for each of the other player's routes into Wien, the spaces still to
     # claim with it free (networkx), the cheapest of them.
     graph = nx.MultiGraph()
