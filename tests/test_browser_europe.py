@@ -43,6 +43,7 @@ from ttr_nb import load_map
 from ttr_nb.actions import ClaimRoute
 from ttr_nb.rules.europe import BORROW, TUNNEL, BuildStation
 from ttr_nb.widgets import GameApp
+from ttr_nb.widgets.board import route_choices
 from ttr_nb.widgets.europe_board import HOUSE_OFFSET, TUNNEL_INK
 from ttr_nb.widgets.style import player_style
 
@@ -140,22 +141,18 @@ def answer_prompt_if_open(page: Any) -> None:
 
 def click_route(page: Any, route_id: int) -> None:
     """Select a route: on the board where the route is drawn clear of others, else from
-    the Route list."""
+    the Route list (which names routes as the app does, never by number)."""
     geometry = geometry_for(page, "europe")
     x, y = geometry.routes[route_id].anchor
+    label = {rid: text for text, rid in route_choices(load_map("europe"))}[route_id]
     if geometry.hit(x, y) == ("route", route_id):
         page.mouse.click(*canvas_point(page, x, y))
     else:
-        label = page.evaluate(
-            "(id) => [...document.querySelectorAll('.ttr-route-picker select option')]"
-            ".map(o => o.text).find(t => t.endsWith('#' + id))",
-            route_id,
-        )
         page.locator(".ttr-route-picker select").select_option(label=label)
     page.wait_for_function(
-        "(id) => { const s = document.querySelector('.ttr-route-picker select');"
-        " return s.options[s.selectedIndex].text.endsWith('#' + id); }",
-        arg=route_id,
+        "(label) => { const s = document.querySelector('.ttr-route-picker select');"
+        " return s.options[s.selectedIndex].text.replace(/\\u00a0/g, ' ') === label; }",
+        arg=label,
         timeout=WAIT_MS,
     )
     page.locator("button.ttr-claim:enabled").wait_for(timeout=WAIT_MS)

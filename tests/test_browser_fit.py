@@ -255,7 +255,7 @@ def test_every_map_name_fits_the_map_list(page: Any) -> None:
         for entry in entries:
             assert entry["width"] <= entry["room"], f"cut at {width} px: {entry['text']!r}"
             assert entry["right"] <= width
-    page.locator(".ttr-map select").select_option(index=1)  # Märklin: its stand-ins, in full
+    page.locator(".ttr-map select").select_option(label="Märklin (stand-ins)")  # in full
     page.wait_for_function(
         "() => document.querySelector('.ttr-map-note').innerText.includes('stand-in board')",
         timeout=WAIT_MS,

@@ -184,7 +184,10 @@ def test_best_score_text_names_routes_score_and_what_is_left_out(capsys):
 @pytest.mark.parametrize(
     "argv, words",
     [
-        (["best-score", "atlantis"], "no map named 'atlantis' (maps: europe, germany, maerklin, usa"),
+        (
+            ["best-score", "atlantis"],
+            "no map named 'atlantis' (maps: europe, germany, maerklin, usa",
+        ),
         (["best-score", "usa", "--trains", "-2"], "whole number"),
     ],
 )
