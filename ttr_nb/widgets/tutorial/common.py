@@ -1,6 +1,6 @@
 """The steps every map with the original game's cards shares (USA, Germany, Märklin): a
-turn, drawing cards, locomotives, paying for routes, double routes, tickets, the last round,
-scoring, ties and passing.
+turn, drawing cards, locomotives, tickets, the last round, scoring, ties and passing (paying
+for routes and double routes: :mod:`.claiming`).
 
 Each function makes one :class:`~ttr_nb.widgets.tutorial.model.Step` on the map named, with
 its routes found on that board; a variant's tutorial takes the ones it needs, in its own
@@ -15,25 +15,25 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-from ...actions import ClaimRoute, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from ...deals import set_face_up, set_hand, set_tickets, stack_deck
+from ...actions import DrawFaceUp, DrawTickets, KeepTickets, Pass
+from ...deals import set_face_up, set_tickets, stack_deck
 from ...game import Game
 from ..controls import count
+from .claiming import claim_step, claimed_text
 from .model import (
     LEARNER,
     Goal,
     Marks,
     Step,
     any_move,
-    claim,
     draw_cards,
     draw_tickets,
     is_card_draw,
 )
 from .positions import (
     card_of,
+    clean_hands,
     dealt,
-    double_route,
     find_route,
     late_game,
     plain_cards,
@@ -50,12 +50,6 @@ Builder = Callable[[], Game]
 
 def _label(game: Game, route_id: int) -> str:
     return game.map.route_label(game.map.route_by_id[route_id])
-
-
-def _clean_hands(game: Game, **learner: int) -> None:
-    """The learner holds exactly ``learner``; the others hold a few plain cards (so that
-    nobody's hand distracts from the step)."""
-    set_hand(game, LEARNER, **learner)
 
 
 def _plain_row(game: Game, start: int = 0) -> list[str]:
@@ -133,7 +127,7 @@ def turn_choices(map_id: str, rules: tuple[str, ...] = ("turn-choices",)) -> Ste
         game = started(map_id)
         short = find_route(game, lengths=(2, 3))
         colour = card_of(game.map, short.color)
-        _clean_hands(game, **{colour: short.length, plain_cards(game.map)[-1]: 1})
+        clean_hands(game, **{colour: short.length, plain_cards(game.map)[-1]: 1})
         set_face_up(game, _plain_row(game))
         return game
 
@@ -163,7 +157,7 @@ def two_cards(map_id: str, rules: tuple[str, ...] = ("two-cards",)) -> Step:
     def build() -> Game:
         game = started(map_id)
         cards = plain_cards(game.map)
-        _clean_hands(game, **{cards[0]: 1, cards[1]: 1})
+        clean_hands(game, **{cards[0]: 1, cards[1]: 1})
         set_face_up(game, _plain_row(game, 2))
         stack_deck(game, [cards[3], cards[4]])
         return game
@@ -195,7 +189,7 @@ def face_up_locomotive(map_id: str, rules: tuple[str, ...] = ("face-up-locomotiv
         game = started(map_id)
         cards = plain_cards(game.map)
         loco = wild_card(game.map)
-        _clean_hands(game, **{cards[0]: 1, cards[1]: 1})
+        clean_hands(game, **{cards[0]: 1, cards[1]: 1})
         set_face_up(game, [loco, *_plain_row(game, 3)[:4]])
         stack_deck(game, [cards[5], cards[6]])
         return game
@@ -232,7 +226,7 @@ def locomotive_second(map_id: str, rules: tuple[str, ...] = ("face-up-locomotive
     def build() -> Game:
         game = started(map_id)
         cards = plain_cards(game.map)
-        _clean_hands(game, **{cards[1]: 1})
+        clean_hands(game, **{cards[1]: 1})
         set_face_up(game, _plain_row(game))
         stack_deck(game, [wild_card(game.map), cards[6], cards[7]])
         return game
@@ -284,7 +278,7 @@ def three_locomotives(map_id: str, rules: tuple[str, ...] = ("three-locomotive-r
         game = started(map_id)
         cards = plain_cards(game.map)
         loco = wild_card(game.map)
-        _clean_hands(game, **{cards[0]: 1})
+        clean_hands(game, **{cards[0]: 1})
         set_face_up(game, [loco, loco, *_plain_row(game, 4)[:3]])
         stack_deck(game, [loco, *cards[:6]])
         return game
@@ -325,201 +319,13 @@ def three_locomotives(map_id: str, rules: tuple[str, ...] = ("three-locomotive-r
     )
 
 
-# ------------------------------------------------------------------ claiming
-def _claim_step(
-    map_id: str,
-    key: str,
-    title: str,
-    rules: tuple[str, ...],
-    text: str,
-    task: str,
-    build: Builder,
-    pick: Callable[[Game], list[int]],
-    asks: str,
-    done: Callable[[Game], str],
-    pays: Callable[[Any], bool] = lambda _cards: True,
-) -> Step:
-    routes = tuple(pick(build()))
-    return Step(
-        key=key,
-        title=title,
-        rules=rules,
-        text=text,
-        task=task,
-        build=build,
-        goal=claim(routes, asks, pays),
-        done=done,
-        marks=lambda g: Marks(
-            routes=tuple(r for r in routes if r not in g.state.owner)
-            or tuple(r for r in routes if g.state.owner.get(r) == LEARNER),
-            controls=("ttr-claim-box", "ttr-hand-box"),
-        ),
-    )
-
-
-def _claimed_text(game: Game) -> str:
-    mine = [
-        a
-        for a in (m.action for m in game.history if m.player == LEARNER)
-        if isinstance(a, ClaimRoute)
-    ]
-    if not mine:
-        return ""
-    route = game.map.route_by_id[mine[-1].route]
-    points = game.map.route_points(route.length)
-    return (
-        f"{game.map.route_label(route)} is yours: {count(route.length, route.kind)} stand on it "
-        f"and it scored {count(points, 'point')} at once."
-    )
-
-
-def pay_colour(map_id: str, rules: tuple[str, ...] = ("pay-colour",)) -> Step:
-    """Claiming a coloured route with cards of its colour; route points."""
-
-    def build() -> Game:
-        game = started(map_id)
-        route = find_route(game, lengths=(4, 3))
-        cards = plain_cards(game.map)
-        colour = card_of(game.map, route.color)
-        other = next(c for c in cards if c != colour)
-        _clean_hands(game, **{colour: route.length, other: 2})
-        return game
-
-    points = ", ".join(str(dealt(map_id).map.route_points(n)) for n in range(1, 7))
-    return _claim_step(
-        map_id,
-        "pay-colour",
-        "Claiming a coloured route",
-        rules,
-        (
-            "To claim a route, you hand in as many cards of the route's colour as it has "
-            "spaces, and put your trains on it. It scores at once: "
-            f"{points} points for a route of 1 to 6 spaces. Each route belongs to one player "
-            "for the rest of the game."
-        ),
-        "Click the marked route on the board, choose how to pay, and press Claim this route.",
-        build,
-        lambda g: [find_route(g, lengths=(4, 3)).id],
-        "claim the marked route",
-        _claimed_text,
-    )
-
-
-def pay_gray(map_id: str, rules: tuple[str, ...] = ("pay-gray",)) -> Step:
-    """Claiming a gray route with cards of any one colour."""
-
-    def build() -> Game:
-        game = started(map_id)
-        route = find_route(game, colour="gray", lengths=(3, 2, 4))
-        cards = plain_cards(game.map)
-        _clean_hands(game, **{cards[5]: route.length, cards[1]: route.length - 1, cards[2]: 1})
-        return game
-
-    return _claim_step(
-        map_id,
-        "pay-gray",
-        "Claiming a gray route",
-        rules,
-        (
-            "A gray route takes cards of any one colour: all the cards you hand in must be "
-            "the same colour, but you choose which. The payment list shows every way your "
-            "hand can pay."
-        ),
-        "Claim the marked gray route: pick a payment of one colour and press Claim this route.",
-        build,
-        lambda g: [find_route(g, colour="gray", lengths=(3, 2, 4)).id],
-        "claim the marked gray route",
-        _claimed_text,
-    )
-
-
-def locomotives_pay(map_id: str, rules: tuple[str, ...] = ("locomotive-any-colour",)) -> Step:
-    """Locomotives paying for spaces of any colour."""
-
-    def pick(game: Game) -> Any:  # another route than the coloured claim's
-        return find_route(game, lengths=(4, 5, 3), avoid=(find_route(game, lengths=(4, 3)).id,))
-
-    def build() -> Game:
-        game = started(map_id)
-        route = pick(game)
-        colour = card_of(game.map, route.color)
-        _clean_hands(game, **{colour: route.length - 2, wild_card(game.map): 2})
-        return game
-
-    def with_wild(cards: Any) -> bool:
-        return any(card == wild_card(dealt(map_id).map) for card, _n in cards)
-
-    return _claim_step(
-        map_id,
-        "locomotives-pay",
-        "Locomotives pay for any colour",
-        rules,
-        (
-            "A locomotive in your hand stands in for a card of any colour when you claim: "
-            "two of the marked route's colour and two locomotives pay for its four spaces. You "
-            "may even pay with locomotives alone."
-        ),
-        "Claim the marked route, paying with your locomotives too.",
-        build,
-        lambda g: [pick(g).id],
-        "claim the marked route with the help of your locomotives",
-        _claimed_text,
-        pays=with_wild,
-    )
-
-
-def double_routes(map_id: str, rules: tuple[str, ...] = ("double-routes",)) -> Step:
-    """Claiming one track of a double route: the other closes with 2 or 3 players."""
-
-    def build() -> Game:
-        game = started(map_id)
-        first, second = double_route(game)
-        hand: dict[str, int] = {}
-        for route in (first, second):
-            card = (
-                card_of(game.map, route.color)
-                if route.color != "gray"
-                else plain_cards(game.map)[0]
-            )
-            hand[card] = hand.get(card, 0) + route.length
-        _clean_hands(game, **hand)
-        return game
-
-    def done(game: Game) -> str:
-        first, second = double_route(dealt(map_id))
-        mine = first if game.state.owner.get(first.id) == LEARNER else second
-        other = second if mine is first else first
-        problem = game.rules.route_problem(game.state, 1, other)
-        return (
-            f"{_claimed_text(game)} Hover over its twin: with 2 or 3 players only one track of "
-            f"a double route is used, so nobody may take it now ({problem}). With 4 or 5 "
-            "players another player may take the twin, but never the owner of the first."
-        )
-
-    return _claim_step(
-        map_id,
-        "double-routes",
-        "Double routes",
-        rules,
-        (
-            "Some cities are joined by two parallel tracks: a double route. Each track is a "
-            "route of its own, claimed with its own colour. One player may never own both."
-        ),
-        "Claim one track of the marked double route (either colour).",
-        build,
-        lambda g: [r.id for r in double_route(g)],
-        "claim one track of the marked double route",
-        done,
-    )
-
-
 # ------------------------------------------------------------------ tickets
 def later_tickets(map_id: str, rules: tuple[str, ...] = ("later-tickets",)) -> Step:
     """Drawing tickets during the game and keeping some."""
 
     def build() -> Game:
         game = started(map_id)
-        _clean_hands(game, **{plain_cards(game.map)[0]: 2})
+        clean_hands(game, **{plain_cards(game.map)[0]: 2})
         return game
 
     r = dealt(map_id).rules
@@ -566,12 +372,12 @@ def last_round(map_id: str, rules: tuple[str, ...] = ("last-round",)) -> Step:
         colour = (
             card_of(game.map, route.color) if route.color != "gray" else plain_cards(game.map)[2]
         )
-        _clean_hands(game, **{colour: 2, plain_cards(game.map)[3]: 1})
+        clean_hands(game, **{colour: 2, plain_cards(game.map)[3]: 1})
         set_face_up(game, _plain_row(game))
         return game
 
     r = dealt(map_id).rules
-    return _claim_step(
+    return claim_step(
         map_id,
         "last-round",
         "The last round",
@@ -586,7 +392,7 @@ def last_round(map_id: str, rules: tuple[str, ...] = ("last-round",)) -> Step:
         lambda g: [pick(g).id],
         "claim the marked route",
         lambda g: (
-            f"{_claimed_text(g)} The last round has started (the status line and the line above "
+            f"{claimed_text(g)} The last round has started (the status line and the line above "
             "the cards say so): Bruno, Chen and you each play one more turn."
         ),
     )
@@ -621,7 +427,7 @@ def final_turn(
         state.last_round_by = 1
         state.final_turns_left = 1
         state.current = LEARNER
-        _clean_hands(game, **{plain_cards(game.map)[0]: 1})
+        clean_hands(game, **{plain_cards(game.map)[0]: 1})
         set_face_up(game, _plain_row(game))
         return game
 
@@ -797,17 +603,13 @@ def passing(map_id: str, rules: tuple[str, ...] = ("house-rules",)) -> Step:
 
 
 __all__ = [
-    "double_routes",
     "face_up_locomotive",
     "final_turn",
     "first_tickets",
     "last_round",
     "later_tickets",
     "locomotive_second",
-    "locomotives_pay",
     "passing",
-    "pay_colour",
-    "pay_gray",
     "three_locomotives",
     "ties",
     "tied_game",

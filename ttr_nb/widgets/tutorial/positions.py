@@ -13,9 +13,10 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ...actions import DrawTickets, KeepTickets
-from ...deals import give_routes, set_tickets
+from ...deals import give_routes, set_hand, set_tickets
 from ...game import Game, new_game
 from ...maps import Map, Route
+from .model import LEARNER
 
 NAMES = ("Ann", "Bruno", "Chen", "Dita", "Emil")
 """The seats' names (the learner is Ann: the app's first human seat is called so)."""
@@ -217,3 +218,9 @@ def tickets_for(game: Game, seat: int, taken: set[int]) -> tuple[list[int], list
     done.sort(key=lambda t: -game.map.ticket_by_id[t].points)
     open_.sort(key=lambda t: game.map.ticket_by_id[t].points)
     return done, open_
+
+
+def clean_hands(game: Game, **learner: int) -> None:
+    """The learner holds exactly ``learner``; the others hold a few plain cards (so that
+    nobody's hand distracts from the step)."""
+    set_hand(game, LEARNER, **learner)

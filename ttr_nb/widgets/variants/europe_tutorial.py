@@ -34,7 +34,7 @@ from ...game import Game
 from ...rules.europe import BORROW, LEFT, STATIONS, TUNNEL, words_list
 from ...rules.europe_actions import BorrowRoutes, BuildStation, GiveUpTunnel, PayTunnel
 from ..controls import count
-from ..tutorial import common
+from ..tutorial import claiming, common
 from ..tutorial.model import (
     LEARNER,
     Goal,
@@ -146,37 +146,6 @@ def _locos(_game: Game, action: Any) -> int:
     return sum(n for card, n in getattr(action, "cards", ()) if card == LOCO)
 
 
-def _claim_step(
-    key: str,
-    title: str,
-    rules: tuple[str, ...],
-    text: str,
-    task: str,
-    route: int,
-    hand: dict[str, int],
-    pays: Any = lambda _cards: True,
-    extra: str = "",
-) -> Step:
-    """Claim one marked route from a hand of ``hand`` (any payment ``pays`` accepts)."""
-
-    def build() -> Game:
-        game = europe_started()
-        set_hand(game, LEARNER, **hand)
-        return game
-
-    return Step(
-        key=key,
-        title=title,
-        rules=rules,
-        text=text,
-        task=task,
-        build=build,
-        goal=claim((route,), "claim the marked route", pays),
-        done=lambda g: f"{common._claimed_text(g)} {extra}".strip(),
-        marks=Marks(routes=(route,), controls=("ttr-claim-box", "ttr-hand-box")),
-    )
-
-
 # ------------------------------------------------------------------ setup and a turn
 def _first_tickets() -> Step:
     return common.first_tickets(
@@ -237,7 +206,8 @@ GRAY_TUNNEL = _rid("barcelona", "pamplona")
 
 
 def _pay_colour() -> Step:
-    return _claim_step(
+    return claiming.hand_claim_step(
+        europe_started,
         "pay-colour",
         "Claiming a coloured route",
         ("pay-colour", "route-points"),
@@ -254,7 +224,8 @@ def _pay_colour() -> Step:
 
 
 def _pay_gray() -> Step:
-    return _claim_step(
+    return claiming.hand_claim_step(
+        europe_started,
         "pay-gray",
         "Claiming a gray route",
         ("pay-gray",),
@@ -273,7 +244,8 @@ def _ferry() -> Step:
     def with_loco(cards: Any) -> bool:
         return any(card == LOCO for card, _n in cards)
 
-    return _claim_step(
+    return claiming.hand_claim_step(
+        europe_started,
         "ferry",
         "Ferries",
         ("ferries",),
@@ -488,7 +460,7 @@ def _last_round() -> Step:
         build=build,
         goal=claim((route,), "claim the marked route"),
         done=lambda g: (
-            f"{common._claimed_text(g)} The last round has started (the status line says so): "
+            f"{claiming.claimed_text(g)} The last round has started (the status line says so): "
             "Bruno, Chen and you each play one more turn."
         ),
         marks=Marks(routes=(route,), controls=("ttr-claim-box",)),
@@ -645,11 +617,11 @@ def europe_tutorial() -> Tutorial:
         common.three_locomotives(m),
         _pay_colour(),
         _pay_gray(),
-        common.locomotives_pay(m),
+        claiming.locomotives_pay(m),
         _ferry(),
         _tunnel(),
         _tunnel_give_up(),
-        common.double_routes(m),
+        claiming.double_routes(m),
         _later_tickets(),
         _station(),
         _last_round(),

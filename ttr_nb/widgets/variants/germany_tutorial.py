@@ -16,7 +16,7 @@ from ...deals import give_routes, route_id, set_hand, set_tickets, ticket_id
 from ...game import Game
 from ...rules.germany import HELD_KEY
 from ..controls import count
-from ..tutorial import common
+from ..tutorial import claiming, common
 from ..tutorial.model import LEARNER, Marks, Rule, Step, Tutorial, claim, register_tutorial
 from ..tutorial.positions import card_of, started
 from .usa_tutorial import USA_RULES
@@ -334,8 +334,8 @@ def germany_tutorial() -> Tutorial:
         common.locomotive_second(m),
         common.three_locomotives(m),
         _claim_pickup(),
-        common.pay_gray(m),
-        common.locomotives_pay(m),
+        claiming.pay_gray(m),
+        claiming.locomotives_pay(m),
         _triple_route(),
         _country(),
         _later_tickets(),

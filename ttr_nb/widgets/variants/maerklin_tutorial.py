@@ -17,7 +17,7 @@ from ...deals import give_routes, route_id, set_face_up, set_hand, stack_deck
 from ...game import Game
 from ...rules.maerklin import BOARD_KEY, LEFT_KEY, TOKENS_KEY, MovePassenger
 from ..controls import count
-from ..tutorial import common
+from ..tutorial import claiming, common
 from ..tutorial.model import (
     LEARNER,
     Goal,
@@ -198,7 +198,7 @@ def _placing() -> Step:
         build=build,
         goal=places,
         done=lambda g: (
-            f"{common._claimed_text(g)} Your passenger stands in Hamburg; later it can travel "
+            f"{claiming.claimed_text(g)} Your passenger stands in Hamburg; later it can travel "
             "along your routes and collect merchandise."
         ),
         marks=Marks(routes=(rid,), places=("hamburg", "schwerin"), controls=("ttr-claim-box",)),
@@ -233,7 +233,7 @@ def _loco4_pays() -> Step:
             "claim the marked route with the Locomotive +4",
             pays=lambda cards: any(card == "locomotive4" for card, _n in cards),
         ),
-        done=lambda g: f"{common._claimed_text(g)}",
+        done=lambda g: f"{claiming.claimed_text(g)}",
         marks=Marks(routes=(rid,), controls=("ttr-claim-box", "ttr-hand-box")),
     )
 
@@ -364,8 +364,8 @@ def maerklin_tutorial() -> Tutorial:
         _passenger_reset(),
         _placing(),
         _loco4_pays(),
-        common.pay_gray(m),
-        common.double_routes(m),
+        claiming.pay_gray(m),
+        claiming.double_routes(m),
         _moving(),
         later,
         common.last_round(m),

@@ -7,7 +7,7 @@ in depth; the lessons' sections name the same ids (their ``ttr_rules`` metadata)
 
 from __future__ import annotations
 
-from ..tutorial import common
+from ..tutorial import claiming, common
 from ..tutorial.model import Rule, Tutorial, register_tutorial
 
 L1 = "rules_usa_1_setup_and_cards.ipynb"
@@ -62,10 +62,10 @@ def usa_tutorial() -> Tutorial:
             common.face_up_locomotive(m),
             common.locomotive_second(m),
             common.three_locomotives(m),
-            common.pay_colour(m),
-            common.pay_gray(m),
-            common.locomotives_pay(m),
-            common.double_routes(m),
+            claiming.pay_colour(m),
+            claiming.pay_gray(m),
+            claiming.locomotives_pay(m),
+            claiming.double_routes(m),
             common.later_tickets(m),
             common.last_round(m),
             common.final_turn(m),

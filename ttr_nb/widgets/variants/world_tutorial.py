@@ -17,7 +17,7 @@ from ...deals import give_routes, route_id, set_face_up, set_hand, set_tickets, 
 from ...game import Game
 from ...rules.world_actions import BuildHarbor, ChooseSupply, ExchangePieces
 from ..controls import count
-from ..tutorial import common
+from ..tutorial import claiming, common
 from ..tutorial.model import (
     LEARNER,
     Goal,
@@ -109,35 +109,6 @@ def world_started() -> Game:
 
 def _rid(a: str, b: str, colour: str | None = None) -> int:
     return route_id(dealt(MAP), a, b, colour)
-
-
-def _claim_step(
-    key: str,
-    title: str,
-    rules: tuple[str, ...],
-    text: str,
-    task: str,
-    route: int,
-    hand: dict[str, int],
-    pays: Any = lambda _cards: True,
-    extra: str = "",
-) -> Step:
-    def build() -> Game:
-        game = world_started()
-        set_hand(game, LEARNER, **hand)
-        return game
-
-    return Step(
-        key=key,
-        title=title,
-        rules=rules,
-        text=text,
-        task=task,
-        build=build,
-        goal=claim((route,), "claim the marked route", pays),
-        done=lambda g: f"{common._claimed_text(g)} {extra}".strip(),
-        marks=Marks(routes=(route,), controls=("ttr-claim-box", "ttr-hand-box")),
-    )
 
 
 def _first_tickets() -> Step:
@@ -320,7 +291,7 @@ def _last_round() -> Step:
         build=build,
         goal=claim((route,), "claim the marked route"),
         done=lambda g: (
-            f"{common._claimed_text(g)} Everyone now plays two more turns, you included; then "
+            f"{claiming.claimed_text(g)} Everyone now plays two more turns, you included; then "
             "the score is counted."
         ),
         marks=Marks(routes=(route,), controls=("ttr-claim-box",)),
@@ -447,7 +418,8 @@ def _exchange() -> Step:
 @register_tutorial(MAP)
 def world_tutorial() -> Tutorial:
     """Rails & Sails World's tutorial: 16 steps."""
-    trains = _claim_step(
+    trains = claiming.hand_claim_step(
+        world_started,
         "trains",
         "Train routes and ship routes",
         ("trains-and-ships", "pay-colour"),
@@ -461,7 +433,8 @@ def world_tutorial() -> Tutorial:
         _rid("moskva", "tehran"),
         {"train-red": 3, "ship-red": 2, "ship2-green": 1},
     )
-    double_ship = _claim_step(
+    double_ship = claiming.hand_claim_step(
+        world_started,
         "double-ship",
         "Double-Ship cards",
         ("double-ship",),
@@ -475,7 +448,8 @@ def world_tutorial() -> Tutorial:
         {"ship2-white": 2, "ship-white": 1, "train-red": 3},
         pays=lambda cards: any(card.startswith("ship2") for card, _n in cards),
     )
-    pair = _claim_step(
+    pair = claiming.hand_claim_step(
+        world_started,
         "pair-route",
         "Pair routes",
         ("pair-routes",),
@@ -488,7 +462,8 @@ def world_tutorial() -> Tutorial:
         _rid("beijing", "lahore"),
         {"train-red": 2, "train-black": 2, "train-green": 1, "train-yellow": 1, "wild": 1},
     )
-    wrap = _claim_step(
+    wrap = claiming.hand_claim_step(
+        world_started,
         "wrapping-edge",
         "The world is round",
         ("wrapping-edge",),
@@ -502,7 +477,8 @@ def world_tutorial() -> Tutorial:
         {"ship-yellow": 1, "ship2-yellow": 1, "train-red": 1},
         extra="It counts like any other route: Honolulu and Los Angeles are neighbours.",
     )
-    doubles = _claim_step(
+    doubles = claiming.hand_claim_step(
+        world_started,
         "double-routes",
         "Double routes",
         ("double-routes",),
@@ -525,7 +501,7 @@ def world_tutorial() -> Tutorial:
             controls=("ttr-claim-box",),
         ),
         done=lambda g: (
-            f"{common._claimed_text(g)} The other track is closed now: with 3 players only one "
+            f"{claiming.claimed_text(g)} The other track is closed now: with 3 players only one "
             "of the two is used."
         ),
     )
