@@ -416,3 +416,46 @@ def action_from_dict(data: Any, where: str = "action", source: str = "<save>") -
     if problem is not None:
         raise SaveFormatError(source, f"{where}.{problem[0]}", problem[1])
     return action
+
+
+@dataclass(frozen=True)
+class BuildInCity:
+    """Base of the actions that build a piece in a city for cards (Europe's train station,
+    World's harbor): ``city`` and a ``cards`` payment, checked and described alike.
+
+    A subclass names its piece in ``building`` (``"station"``) and registers itself with
+    :func:`register_action`.
+    """
+
+    city: str
+    cards: Payment
+
+    building = "piece"
+
+    def __post_init__(self) -> None:
+        normal = normal_payment(self.cards)
+        object.__setattr__(self, "cards", _frozen(self.cards) if normal is None else normal)
+        object.__setattr__(self, "city", _frozen(self.city))
+
+    @classmethod
+    def trusted(cls, city: str, cards: Payment) -> Any:
+        """Build from an already sorted payment (the engine's hot path); a payment not in
+        normal form is normalised as the plain constructor would."""
+        if not is_normal_payment(cards):
+            return cls(city, cards)
+        action = object.__new__(cls)
+        object.__setattr__(action, "city", city)
+        object.__setattr__(action, "cards", cards)
+        return action
+
+    def field_problem(self) -> tuple[str, str] | None:
+        """``(field, reason)`` for the first malformed field, or None when all are well formed."""
+        problem = word_problem(self.city, f"the {self.building}'s city")
+        if problem:
+            return "city", problem
+        if normal_payment(self.cards) is None:
+            return "cards", _payment_problem(self.cards)
+        return None
+
+    def __str__(self) -> str:
+        return f"build a {self.building} in {short(self.city)} with {describe_cards(self.cards)}"

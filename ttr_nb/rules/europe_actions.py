@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..actions import (
     MAX_LIST_ITEMS,
+    BuildInCity,
     Payment,
     _frozen,
     _payment_problem,
@@ -71,41 +72,12 @@ class GiveUpTunnel:
 
 @register_action
 @dataclass(frozen=True)
-class BuildStation:
+class BuildStation(BuildInCity):
     """Build the player's next train station in ``city``, paying with ``cards`` (1, 2
     then 3 cards of one colour; locomotives stand in for any colour)."""
 
-    city: str
-    cards: Payment
-
     malformed_words = ("build", "a train station")
-
-    def __post_init__(self) -> None:
-        normal = normal_payment(self.cards)
-        object.__setattr__(self, "cards", _frozen(self.cards) if normal is None else normal)
-        object.__setattr__(self, "city", _frozen(self.city))
-
-    @classmethod
-    def trusted(cls, city: str, cards: Payment) -> BuildStation:
-        """Build from engine values (a sorted payment), skipping normalisation."""
-        if not is_normal_payment(cards):
-            return cls(city, cards)
-        action = object.__new__(cls)
-        object.__setattr__(action, "city", city)
-        object.__setattr__(action, "cards", cards)
-        return action
-
-    def field_problem(self) -> tuple[str, str] | None:
-        """The malformed field and why (None when every field has the right shape)."""
-        problem = word_problem(self.city, "the station's city")
-        if problem:
-            return "city", problem
-        if normal_payment(self.cards) is None:
-            return "cards", _payment_problem(self.cards)
-        return None
-
-    def __str__(self) -> str:
-        return f"build a station in {short(self.city)} with {describe_cards(self.cards)}"
+    building = "station"
 
 
 @register_action

@@ -13,12 +13,8 @@ from typing import Any
 
 from ..actions import (
     MAX_CARD_COUNT,
-    Payment,
+    BuildInCity,
     _frozen,
-    _payment_problem,
-    describe_cards,
-    is_normal_payment,
-    normal_payment,
     register_action,
     short,
     whole_number,
@@ -65,42 +61,12 @@ class ChooseSupply:
 
 @register_action
 @dataclass(frozen=True)
-class BuildHarbor:
+class BuildHarbor(BuildInCity):
     """Build one of the player's harbors in port ``city``, paying with ``cards``
     (2 Train + 2 Ship cards of one colour with the harbor symbol; Wilds replace any)."""
 
-    city: str
-    cards: Payment
-
     malformed_words = ("build", "a harbor")
-
-    def __post_init__(self) -> None:
-        normal = normal_payment(self.cards)
-        object.__setattr__(self, "cards", _frozen(self.cards) if normal is None else normal)
-        object.__setattr__(self, "city", _frozen(self.city))
-
-    @classmethod
-    def trusted(cls, city: str, cards: Payment) -> BuildHarbor:
-        """Build from an already sorted payment (the engine's hot path); a payment not in
-        normal form is normalised as the plain constructor would."""
-        if not is_normal_payment(cards):
-            return cls(city, cards)
-        action = object.__new__(cls)
-        object.__setattr__(action, "city", city)
-        object.__setattr__(action, "cards", cards)
-        return action
-
-    def field_problem(self) -> tuple[str, str] | None:
-        """``(field, reason)`` for the first malformed field, or None when all are well formed."""
-        problem = word_problem(self.city, "the harbor's city")
-        if problem:
-            return "city", problem
-        if normal_payment(self.cards) is None:
-            return "cards", _payment_problem(self.cards)
-        return None
-
-    def __str__(self) -> str:
-        return f"build a harbor in {short(self.city)} with {describe_cards(self.cards)}"
+    building = "harbor"
 
 
 @register_action
