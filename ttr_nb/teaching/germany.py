@@ -27,7 +27,7 @@ from ..algorithms import ticket_completed
 from ..game import Game, new_game
 from ..rules.germany import BOARD_KEY, HELD_KEY, GermanyRules
 from . import scenarios as sc
-from .scenarios import NAMES, SEED, give_routes, route_id, set_hand, ticket_id
+from .scenarios import NAMES, SEED, give_routes, route_id, set_hand, set_tickets, ticket_id
 
 __all__ = [
     "arrange_passengers",
@@ -78,24 +78,6 @@ def started(players: int = 3, seed: int = SEED, long: int = 1, map_name: str = "
 
 
 # ------------------------------------------------------------------ tickets
-def set_tickets(game: Game, player: int, tickets: Iterable[int]) -> None:
-    """Give ``player`` exactly these tickets; others go back under their own deck."""
-    state = game.state
-    wanted = list(tickets)
-    holder = state.players[player]
-    for t in holder.tickets:
-        if t not in wanted:
-            state.ticket_decks[game.map.ticket_by_id[t].deck].append(t)
-    for t in wanted:
-        for deck in state.ticket_decks.values():
-            if t in deck:
-                deck.remove(t)
-        for other in state.players:
-            if other is not holder and t in other.tickets:
-                other.tickets.remove(t)
-    holder.tickets = wanted
-
-
 def stack_tickets(game: Game, deck: str, top: list[int]) -> None:
     """Make ``top`` the next tickets of ``deck`` (``"short"`` or ``"long"``), first item first."""
     state = game.state
