@@ -419,10 +419,11 @@ def _add_flows(model, edges, demands, tickets, x, y, links, dead) -> None:
                 model.row(-1e301, 0.0, terms)
 
 
-def _add_rooted_flows(model, edges, demands, tickets, x, y, links, dead, trees=None) -> None:
-    """Directed, rooted flows: the chosen routes hold a forest of arborescences (every
-    place has at most one parent, or is a root); each collected ticket picks a root and
-    receives one unit of flow from it at each of its places, along tree arcs only."""
+def _tree_arcs(model, x, links, dead):
+    """The arcs and roots of a forest of arborescences over the chosen routes: an arc each
+    way of every link (none leaving a dead end), used only where one of the link's routes
+    is chosen, and a root column per place. Returns ``(nodes, arc, root, rank)``, ``rank``
+    being each place's position in the fixed order that picks a tree's root."""
     nodes = sorted({n for link in links for n in link}, key=repr)
     arc = {}
     for link, members in links.items():
@@ -438,6 +439,14 @@ def _add_rooted_flows(model, edges, demands, tickets, x, y, links, dead, trees=N
         model.row(-1e301, 0.0, [(c, 1.0) for c in pair] + [(x[k], -1.0) for k in members])
     root = {n: model.column(0.0, hi=1.0, integer=False) for n in nodes if n not in dead}
     rank = {n: i for i, n in enumerate(nodes)}
+    return nodes, arc, root, rank
+
+
+def _add_rooted_flows(model, edges, demands, tickets, x, y, links, dead, trees=None) -> None:
+    """Directed, rooted flows: the chosen routes hold a forest of arborescences (every
+    place has at most one parent, or is a root); each collected ticket picks a root and
+    receives one unit of flow from it at each of its places, along tree arcs only."""
+    nodes, arc, root, rank = _tree_arcs(model, x, links, dead)
     if trees is not None:
         model.row(-1e301, float(trees), [(c, 1.0) for c in root.values()])
     for n in nodes:
@@ -485,21 +494,7 @@ def _add_tree_flows(model, edges, demands, tickets, x, y, links, dead) -> None:
     from one root, and each place a collected ticket names receives a unit of flow
     from the root along its arcs. The root is the tree's first place in `nodes` order,
     so a place's flow starts at a root no later than the place itself."""
-    nodes = sorted({n for link in links for n in link}, key=repr)
-    arc = {}
-    for link, members in links.items():
-        if len(link) < 2:
-            continue
-        u0, v0 = tuple(link)
-        pair = []
-        for u, v in ((u0, v0), (v0, u0)):
-            if u in dead:
-                continue  # a dead end is a leaf: no tree arc leaves it
-            arc[(u, v)] = model.column(0.0, hi=1.0, integer=False)
-            pair.append(arc[(u, v)])
-        model.row(-1e301, 0.0, [(c, 1.0) for c in pair] + [(x[k], -1.0) for k in members])
-    root = {n: model.column(0.0, hi=1.0, integer=False) for n in nodes if n not in dead}
-    rank = {n: i for i, n in enumerate(nodes)}
+    nodes, arc, root, rank = _tree_arcs(model, x, links, dead)
     model.row(-1e301, 1.0, [(c, 1.0) for c in root.values()])
     for n in nodes:
         terms = [(c, 1.0) for (u, v), c in arc.items() if v == n]
