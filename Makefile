@@ -65,6 +65,8 @@ play: setup
 PEER ?=
 bench: setup
 	$(BIN)/ttr-nb bench
+	@# the compiled claim-listing prototype (tools/claims_kernel.py), where a C compiler is
+	@if command -v cc >/dev/null; then $(BIN)/python tools/claims_kernel.py --games 150; fi
 	$(if $(PEER),$(BIN)/pip install -q rich && $(BIN)/python tools/bench_peer.py --peer $(PEER))
 
 # The search bot against greedy: 200 games per map at 1 s per move, and USA at

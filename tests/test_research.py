@@ -16,7 +16,7 @@ from ttr_nb import new_game
 from ttr_nb.actions import DrawTickets
 from ttr_nb.algorithms.prize_forest import Demand, PrizeForestError, max_prize_forest
 from ttr_nb.analysis import playtest
-from ttr_nb.analysis.best_score import BadBudgetError, best_score, check_best
+from ttr_nb.analysis.best_score import BadBudgetError, best_score, check_best, networks_bound
 from ttr_nb.bots import GreedyBot, play_out
 from ttr_nb.bots.route_focused import RouteBot
 from ttr_nb.cli import main
@@ -27,8 +27,9 @@ RESULTS = Path(__file__).resolve().parent.parent / "results"
 
 
 # ------------------------------------------------------------ the MIP itself
-def _brute_force(edges, demands, budget, groups, dead):
-    """Every set of routes within the budget, one track per group: the best score."""
+def _brute_force(edges, demands, budget, groups, dead, connected=False):
+    """Every set of routes within the budget, one track per group: the best score
+    (`connected`: of the sets that form one network)."""
     keys = sorted(edges)
     group_of = {k: i for i, g in enumerate(groups) for k in g}
     best = 0
@@ -39,6 +40,10 @@ def _brute_force(edges, demands, budget, groups, dead):
             tags = [group_of[k] for k in chosen if k in group_of]
             if len(tags) != len(set(tags)):
                 continue
+            if connected and chosen:
+                first = edges[chosen[0]][0]
+                if not all(_joined(edges, chosen, {first}, set(edges[k][:2]), ()) for k in chosen):
+                    continue
             score = sum(edges[k][3] for k in chosen)
             for d in demands.values():
                 if all(
@@ -98,6 +103,42 @@ def test_mip_finds_the_brute_force_optimum_on_small_boards(method, trees):
             assert got.value == truth
         assert got.gap == 0 and got.bound >= got.value
         assert got.cost <= budget
+
+
+def test_split_budget_bound_holds_for_every_game_of_separate_networks():
+    # The best game of any number of networks never beats the better of the best
+    # one-network game and the knapsack of one-network bests over splits of the budget;
+    # the one-network model's bound is at least that best, so it may stand in for it.
+    rng = random.Random(11)
+    tight = 0
+    for _ in range(8):
+        edges, demands, groups = _random_instance(rng)
+        budget = rng.randint(4, 8)
+        one = {b: _brute_force(edges, demands, b, groups, (), True) for b in range(1, budget + 1)}
+        for b in (budget // 2, budget):
+            model = max_prize_forest(edges, demands, b, groups=groups, trees=1)
+            assert model.bound >= one[b]
+        truth = _brute_force(edges, demands, budget, groups, ())
+        split = networks_bound(one, budget)
+        assert truth <= max(one[budget], split)
+        if split <= one[budget]:
+            tight += 1
+            assert truth == one[budget]  # the one-network optimum is the optimum
+    assert tight  # the proof applies to some of these boards
+    # Two tickets far apart: two networks beat one, and the bound says a split may pay.
+    edges = {1: ("a", "b", 1, 1), 2: ("c", "d", 1, 1), 3: ("b", "c", 4, 7)}
+    demands = {
+        "ab": Demand((frozenset("a"), frozenset("b")), 10),
+        "cd": Demand((frozenset("c"), frozenset("d")), 10),
+    }
+    one = {b: _brute_force(edges, demands, b, [], (), True) for b in (1, 2)}
+    assert one == {1: 11, 2: 11} and _brute_force(edges, demands, 2, [], ()) == 22
+    assert networks_bound(one, 2) == 22
+
+
+def test_split_budget_bound_needs_every_smaller_budget():
+    with pytest.raises(ValueError, match="3 pieces"):
+        networks_bound({1: 1, 2: 2}, 5)
 
 
 def test_forest_model_and_brute_force_agree_with_a_dead_end():

@@ -18,7 +18,7 @@ What each variant's model counts (`LEFT_OUT` says what it leaves out):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..algorithms.prize_forest import Demand, PrizeForest, max_prize_forest
@@ -31,6 +31,7 @@ __all__ = [
     "best_score",
     "check_best",
     "map_score",
+    "networks_bound",
     "ticket_value",
 ]
 
@@ -248,3 +249,64 @@ def check_best(stored: dict, game_map: Map | None = None) -> list[str]:
     if sorted(done) != sorted(stored["tickets"]):
         problems.append(f"the routes complete tickets {sorted(done)}, not {stored['tickets']}")
     return problems
+
+
+def networks_bound(bounds: Mapping[int, float], budget: int) -> float:
+    """The most a game whose tickets lie in two or more separate networks can score.
+
+    Split such a game into its networks (connected sets of routes): each network, with
+    the tickets it completes, is a one-network game of its own pieces, and the pieces add
+    up to at most `budget`. So its score is at most the best sum of one-network bounds
+    over the ways to split the budget into two or more parts: a knapsack over `bounds`.
+    When that is no more than the proven one-network optimum, no forest beats it, and
+    the one-network optimum is the optimum of any game.
+
+    Parameters
+    ----------
+    bounds : mapping of int to float
+        Pieces -> an upper bound on the best one-network score with that many pieces
+        (the solver's ``bound`` of the one-network model), for 1 to ``budget - 1``.
+        A bound for more pieces also bounds fewer: the smallest one from a budget up is used.
+    budget : int
+        The pieces of the whole game.
+
+    Returns
+    -------
+    float
+        The bound; ``-inf`` when `budget` cannot be split (below 2).
+
+    Raises
+    ------
+    ValueError
+        When a budget from 1 to ``budget - 1`` has no bound.
+
+    Examples
+    --------
+    Points that grow faster than the pieces (as on the board: a 6-train route scores 15,
+    six 1-train routes 6) make splitting a loss: the best split of 6 is 5 + 1.
+
+    >>> one_network = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15}
+    >>> networks_bound(one_network, 6)
+    11.0
+    >>> networks_bound(one_network, 1)
+    -inf
+
+    Notes
+    -----
+    Dynamic programming over budgets: ``O(budget ** 2)`` steps.
+    """
+    missing = [b for b in range(1, budget) if b not in bounds]
+    if missing:
+        raise ValueError(f"no one-network bound for {missing[0]} pieces")
+    # f(b) never exceeds f(b') for b' >= b: the smallest bound from b up is also a bound.
+    capped: dict[int, float] = {}
+    lowest = float("inf")
+    for b in sorted(bounds, reverse=True):
+        lowest = min(lowest, float(bounds[b]))
+        capped[b] = lowest
+    # best[n]: the most any game of n pieces split into one or more networks can score
+    best = [0.0] * max(budget, 1)
+    for n in range(1, budget):
+        split = max((capped[b] + best[n - b] for b in range(1, n)), default=float("-inf"))
+        best[n] = max(capped[n], split)
+    return max((capped[b] + best[budget - b] for b in range(1, budget)), default=float("-inf"))
