@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import random
 import subprocess
 import tempfile
@@ -242,6 +243,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--out", type=Path, help="also write the figures to this JSON file")
     args = parser.parse_args()
     fast = new_game("usa", players=2, seed=0).rules.fast
     kernel = Kernel(fast)
@@ -274,6 +276,7 @@ def main() -> None:
         "public API (new_game, legal_actions, apply)": lambda: script_games(seeds),
     }
     print(f"{args.games} random 2-player USA games, best of {args.rounds}, games per CPU second:")
+    figures = {"games": args.games, "rounds": args.rounds, "positions_checked": checked[0]}
     for name, play in loops.items():
         engine, kernel_s = [], []
         for _ in range(args.rounds):
@@ -285,6 +288,9 @@ def main() -> None:
                 fastpath.FastPath.claims = original
         e, k = min(engine), min(kernel_s)
         print(f"  {name}: engine {args.games / e:.0f}, kernel {args.games / k:.0f}: {e / k:.2f}x")
+        figures[name] = {"engine": args.games / e, "kernel": args.games / k, "speedup": e / k}
+    if args.out:
+        args.out.write_text(json.dumps(figures, indent=1) + "\n")
 
 
 if __name__ == "__main__":

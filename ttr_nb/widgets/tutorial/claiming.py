@@ -62,6 +62,24 @@ def claim_step(
     )
 
 
+def last_round_step(
+    title: str, text: str, task: str, build: Builder, route: int, after: str
+) -> Step:
+    """Claim the one marked route ``route`` that starts the end of the game; ``after``
+    follows what the claim gave."""
+    return Step(
+        key="last-round",
+        title=title,
+        rules=("last-round",),
+        text=text,
+        task=task,
+        build=build,
+        goal=claim((route,), "claim the marked route"),
+        done=lambda g: f"{claimed_text(g)} {after}",
+        marks=Marks(routes=(route,), controls=("ttr-claim-box",)),
+    )
+
+
 def claimed_text(game: Game) -> str:
     """What the learner's last claim gave: trains placed and points scored."""
     mine = [

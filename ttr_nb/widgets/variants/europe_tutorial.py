@@ -42,7 +42,6 @@ from ..tutorial.model import (
     Rule,
     Step,
     Tutorial,
-    claim,
     register_tutorial,
     turn_over,
 )
@@ -446,24 +445,15 @@ def _last_round() -> Step:
         set_face_up(game, ROW)
         return game
 
-    route = pick(build()).id
-    return Step(
-        key="last-round",
-        title="The last round",
-        rules=("last-round",),
-        text=(
-            "When a player ends a turn with 2 trains or fewer, the last round starts: everyone, "
-            "that player too, plays one more turn, and then the game ends. You have 4 trains "
-            "left."
-        ),
-        task="Claim the marked 2-space route: it leaves you 2 trains and starts the last round.",
-        build=build,
-        goal=claim((route,), "claim the marked route"),
-        done=lambda g: (
-            f"{claiming.claimed_text(g)} The last round has started (the status line says so): "
-            "Bruno, Chen and you each play one more turn."
-        ),
-        marks=Marks(routes=(route,), controls=("ttr-claim-box",)),
+    return claiming.last_round_step(
+        "The last round",
+        "When a player ends a turn with 2 trains or fewer, the last round starts: everyone, "
+        "that player too, plays one more turn, and then the game ends. You have 4 trains left.",
+        "Claim the marked 2-space route: it leaves you 2 trains and starts the last round.",
+        build,
+        pick(build()).id,
+        "The last round has started (the status line says so): Bruno, Chen and you each play "
+        "one more turn.",
     )
 
 

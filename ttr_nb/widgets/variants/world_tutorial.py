@@ -278,23 +278,15 @@ def _last_round() -> Step:
         set_hand(game, LEARNER, **{"train-red": 2, "ship-red": 1})
         return game
 
-    return Step(
-        key="last-round",
-        title="The end: two more turns",
-        rules=("last-round",),
-        text=(
-            "When a player ends a turn with 6 pieces or fewer (trains and ships together), the "
-            "end begins: every player, that one too, takes two more turns. You have 4 trains "
-            "and 4 ships."
-        ),
-        task="Claim the marked 2-train route: 6 pieces are left, and the end begins.",
-        build=build,
-        goal=claim((route,), "claim the marked route"),
-        done=lambda g: (
-            f"{claiming.claimed_text(g)} Everyone now plays two more turns, you included; then "
-            "the score is counted."
-        ),
-        marks=Marks(routes=(route,), controls=("ttr-claim-box",)),
+    return claiming.last_round_step(
+        "The end: two more turns",
+        "When a player ends a turn with 6 pieces or fewer (trains and ships together), the end "
+        "begins: every player, that one too, takes two more turns. You have 4 trains and 4 "
+        "ships.",
+        "Claim the marked 2-train route: 6 pieces are left, and the end begins.",
+        build,
+        route,
+        "Everyone now plays two more turns, you included; then the score is counted.",
     )
 
 
