@@ -50,7 +50,7 @@ NOW = [
     ("Germany", "issue-23/germany-1s-guess.jsonl"),
     ("Märklin", "issue-23/maerklin-1s-guess.jsonl"),
     ("World", "issue-23/world-1s-guess.jsonl"),
-    ("Europe (issue 44; 200 games to come)", "issue-44/europe-1s.jsonl"),
+    ("Europe", "issue-44/europe-1s.jsonl"),
 ]
 # Every search of issue 23 against the greedy bot of issue 23, on the same seeds.
 ISSUE_23 = [
