@@ -117,7 +117,7 @@ hub-deps: npm-deps
 	  npm ci --prefix tests/hub --no-audit --no-fund --loglevel=error
 
 test: setup lint browser-deps db-deps hub-deps
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=30
 
 # ---- documentation: Sphinx, MyST and MyST-NB; the lessons run at build time (cached by
 # content in build/docs-cache/), warnings are errors, then every internal link is checked.
