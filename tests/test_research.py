@@ -197,6 +197,17 @@ def test_stored_optimum_for_45_trains_is_the_papers_285_and_recounts():
         assert row["bound"] >= row["score"]
 
 
+def test_stored_table_proves_no_game_of_several_networks_beats_one_network():
+    rows = [json.loads(line) for line in (RESULTS / "best_score" / "usa.jsonl").open()]
+    assert sorted(row["trains"] for row in rows) == list(range(1, 51))
+    bounds = {row["trains"]: row["bound"] for row in rows}
+    for budget in range(45, 51):
+        best = next(row for row in rows if row["trains"] == budget)
+        assert best["gap"] == 0
+        assert networks_bound(bounds, budget) <= best["score"], budget
+    assert networks_bound(bounds, 45) == 280  # 279 with 44 trains, plus 1 with the last
+
+
 def test_check_best_catches_a_tampered_answer():
     usa = load_map("usa")
     good = best_score("usa", 6).as_json()

@@ -1,6 +1,6 @@
 """Solve the best-score MIP for a range of budgets and store each result as a JSON line.
 
-    python tools/best_scores.py --map usa --budgets 45-50 --out results/best_score/usa.jsonl
+    python tools/best_scores.py --map usa --budgets 1-50 --out results/best_score/usa.jsonl
 
 Each line is ``BestScore.as_json()`` plus the model (``trees``: 1 for one network holding
 every ticket, null for any forest) and the time limit. A budget already in the file
