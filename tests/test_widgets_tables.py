@@ -626,9 +626,9 @@ def test_words_at_a_table(store):
     page that starts the game says so as the others do; the turn line counts rounds; the
     forms are not offered while seated; a finished table's page offers no seat to keep."""
     ann = page(store)
-    code = open_table(ann, ["human", "human", "search"])
+    code = open_table(ann, ["human", "human", "greedy"])
     seats = ann.tables.panel.seat_list.value
-    assert "Bot 3 (search)" in seats and "search bot" not in seats
+    assert "Bot 3 (greedy)" in seats and "greedy bot" not in seats
     assert ann.tables.forms_box.layout.display == "none"
     ben = page(store)
     join(ben, code, "Ben", 1)
