@@ -60,7 +60,10 @@ class Limits:
     tables_per_address_hour: int = 60
     seats_per_page_hour: int = 10
     seats_per_address_hour: int = 150
+    waiting_tables_per_page: int = 3  # tables waiting for players, opened from one page
+    waiting_tables_per_address: int = 10  # ... from one address (these bite long before:)
     open_tables: int = 500  # tables waiting or playing, over the whole server
+    teacher_room: int = 50  # more open tables the teacher may still open past that
 
     @classmethod
     def off(cls) -> Limits:

@@ -68,8 +68,9 @@ class GameApp(BotTurns, TimelineAndSaves):
         fresh seed, shown in the New game panel.
     auto_bots : bool
         Let bots move on their own, one move every ``BOT_DELAY_MS``.
-    store_factory : callable, optional
-        Makes the shared tables' store (default: the server's, see :mod:`ttr_nb.tables`).
+    service_factory : callable, optional
+        Gives a page (by its id) its client of the table service (default: the class
+        server's, :func:`ttr_nb.tables.remote.connect`).
     welcome : bool
         Open on the first screen (*Learn to play*, *Play against bots*, *Play with others*)
         instead of the game; :func:`launch` does.
@@ -82,7 +83,7 @@ class GameApp(BotTurns, TimelineAndSaves):
         seats: list[str] | None = None,
         seed: int | None = None,
         auto_bots: bool = True,
-        store_factory: Callable[[], Any] | None = None,
+        service_factory: Callable[[str], Any] | None = None,
         welcome: bool = False,
     ) -> None:
         self.guard = CallbackGuard(show_details=False)  # visitors never see tracebacks
@@ -120,7 +121,7 @@ class GameApp(BotTurns, TimelineAndSaves):
         self.store.on_stored(self.guard(self._offer_resume))
         self.scroller = Scroller()
         self.prompt.on_open.append(lambda: self.scroller.show(".ttr-prompt"))
-        self.tables = TablePlay(self, store_factory)
+        self.tables = TablePlay(self, service_factory)
         self.tutorial = TutorialPlay(self)
         self.reminders = FirstGameReminders(self)
         self.first_screen = FirstScreen(self)

@@ -238,7 +238,7 @@ class TableForms:
 
         def go() -> None:
             try:
-                made = play.store.create_table(
+                made = play.service.create_table(
                     self.map_picker.value,
                     seats,
                     name,
@@ -257,7 +257,7 @@ class TableForms:
         """Look the typed table code up (rate-limited in the store); list its free seats."""
         play = self.play
         try:
-            info = play.store.table(self.join_code.value, page=play.session)
+            info = play.service.table(self.join_code.value, page=play.session)
         except Exception as exc:  # noqa: BLE001
             self.free_seats.children = ()
             play.failed(self.join_note, exc)
@@ -271,7 +271,7 @@ class TableForms:
                 bad=True,
             )
             return
-        free = [s for s in info.seats if s.free]
+        free = [s for s in info.seats if s.free and not s.held_for]
         if not free:
             self.free_seats.children = ()
             self.join_note.show(
@@ -304,7 +304,7 @@ class TableForms:
 
         def go() -> None:
             try:
-                seated = play.store.join(code, name, seat, session=play.session)
+                seated = play.service.join(code, name, seat, session=play.session)
             except Exception as exc:  # noqa: BLE001
                 play.failed(self.join_note, exc)
                 return
@@ -319,7 +319,7 @@ class TableForms:
         """Back to a seat from another device: the table code and the seat code typed."""
         play = self.play
         try:
-            seated = play.store.rejoin_by_code(
+            seated = play.service.rejoin_by_code(
                 self.back_code.value, self.back_seat_code.value, session=play.session
             )
         except Exception as exc:  # noqa: BLE001
