@@ -69,3 +69,29 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TableStore
     if request.param == "postgresql":
         empty(made)
     made.dispose()
+
+
+# ---------------------------------------------------------------------- the table service
+def service_for(store: TableStore) -> Any:
+    """The table service over ``store`` (one per store; bots move at once, in the caller's
+    thread), as the real service runs it behind HTTP."""
+    from ttr_nb.tables.service import TableService
+
+    service = getattr(store, "test_service", None)
+    if service is None:
+        service = TableService(store)
+        store.test_service = service  # type: ignore[attr-defined]
+    return service
+
+
+def client(store: TableStore, page: str, address: str = "192.0.2.1", teacher: bool = False) -> Any:
+    """Page ``page``'s client of the table service over ``store`` (requests and answers
+    travel as JSON text, as over HTTP)."""
+    from ttr_nb.tables.remote import connect
+
+    return connect(page, local=service_for(store), address=address, teacher=teacher)
+
+
+def pages(store: TableStore, address: str = "192.0.2.1") -> Any:
+    """A ``service_factory`` for GameApp and TeacherPage: each page its own client."""
+    return lambda page: client(store, page, address)

@@ -236,6 +236,7 @@ def _serve(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=logging.INFO, format="[ttr-tables %(asctime)s %(levelname)s] %(message)s"
     )
+    logging.getLogger("tornado.access").setLevel(logging.WARNING)  # pages poll all the time
     store = TableStore(args.store or None, timeout_s=min(3.0, args.timeout))
     service = TableService(store, bots="pool", bot_workers=args.bot_workers or None)
     prefix = "/"

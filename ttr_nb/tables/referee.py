@@ -301,9 +301,8 @@ class Referee:
             try:
                 parsed = action_from_dict(action, "the move", "the page")
             except (ValueError, KeyError, TypeError) as exc:
-                raise IllegalActionError(
-                    who, "move", f"that is not a move of this game: {exc}"
-                ) from None
+                log.info("table %s: a page sent something that is not a move: %s", table_id, exc)
+                raise IllegalActionError(who, "move", "that is not a move of this game") from None
             expected = len(game.history) + 1
             if number is not None and number != expected:
                 raise StaleMoveError("the table moved on: another move was made first")
