@@ -7,6 +7,7 @@ PostgreSQL server that the test session starts from Debian's package (``tools/pg
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 from collections.abc import Iterator
 from pathlib import Path
@@ -95,3 +96,31 @@ def client(store: TableStore, page: str, address: str = "192.0.2.1", teacher: bo
 def pages(store: TableStore, address: str = "192.0.2.1") -> Any:
     """A ``service_factory`` for GameApp and TeacherPage: each page its own client."""
     return lambda page: client(store, page, address)
+
+
+@contextlib.contextmanager
+def http_service(url: str, timeout_s: float = 4.0) -> Iterator[Any]:
+    """The real table service over the store at ``url``: a process of its own, over HTTP on
+    127.0.0.1, as ``make app`` starts it (:class:`ttr_nb.table_service.ServiceProcess`)."""
+    from ttr_nb.table_service import ServiceProcess
+
+    service = ServiceProcess(url, timeout_s=timeout_s)
+    service.ensure()
+    try:
+        yield service
+    finally:
+        service.stop()
+        with contextlib.suppress(OSError):
+            from ttr_nb.table_service import runtime_file
+
+            runtime_file(url).unlink()
+
+
+def http_client(
+    service: Any, page: str, address: str = "192.0.2.1", teacher: bool = False, timeout=4.0
+) -> Any:
+    """Page ``page``'s client of the service over HTTP, with the pass its server would give."""
+    from ttr_nb.tables.remote import HttpTransport, TablesClient
+
+    granted = service.mint(page, address, teacher=teacher)
+    return TablesClient(HttpTransport(service.url, f"ttr-page {granted}", page, timeout))

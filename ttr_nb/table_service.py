@@ -177,12 +177,19 @@ class ApiHandler(web.RequestHandler):
         if not isinstance(args, dict):
             self._answer(400, {"error": {"type": "TableError", "message": "unreadable request"}})
             return
+        stuck = self.server.stuck
+        if stuck and not all(f.done() for f in stuck):
+            # A request is still waiting on the database: say so at once, do not queue.
+            self._answer(503, {"error": error_data(StoreUnavailableError(UNAVAILABLE))})
+            return
+        stuck.clear()
         loop = asyncio.get_running_loop()
         work = loop.run_in_executor(self.server.threads, self.server.service.call, caller, op, args)
         try:
             result = await asyncio.wait_for(asyncio.shield(work), self.server.timeout_s)
         except TimeoutError:
             log.warning("%s of %s took over %g s", op, caller.page[:12], self.server.timeout_s)
+            stuck.add(work)
             self._answer(503, {"error": error_data(StoreUnavailableError(UNAVAILABLE))})
             return
         except (TableError, IllegalActionError) as exc:
@@ -220,6 +227,7 @@ class ServiceServer:
         self.auth = auth
         self.timeout_s = timeout_s
         self.threads = concurrent.futures.ThreadPoolExecutor(THREADS, "ttr-tables")
+        self.stuck: set[asyncio.Future[Any]] = set()  # requests past the deadline, still waiting
         prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
         self.app = web.Application(
             [

@@ -127,7 +127,7 @@ class BotRunner:
         """The table changed: move its bots while they are to move."""
         if self.mode == "inline":
             for _ in range(MAX_INLINE_MOVES):
-                if not self._one_move(table_id):
+                if not self.move_once(table_id):
                     return
             return
         with self._guard:
@@ -154,14 +154,14 @@ class BotRunner:
             with self._guard:
                 self._queued.discard(table_id)
             try:
-                again = self._one_move(table_id)
+                again = self.move_once(table_id)
             except Exception:  # a table's trouble must not stop the other tables' bots
                 log.exception("bot move failed at table %s", table_id)
                 again = False
             if again:
                 self.kick(table_id)
 
-    def _one_move(self, table_id: int) -> bool:
+    def move_once(self, table_id: int) -> bool:
         """Make one bot move at the table if a bot is to move; True if one was made."""
         try:
             turn = self.referee.bot_to_move(table_id)
