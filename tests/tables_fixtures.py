@@ -93,9 +93,10 @@ def client(store: TableStore, page: str, address: str = "192.0.2.1", teacher: bo
     return connect(page, local=service_for(store), address=address, teacher=teacher)
 
 
-def pages(store: TableStore, address: str = "192.0.2.1") -> Any:
-    """A ``service_factory`` for GameApp and TeacherPage: each page its own client."""
-    return lambda page: client(store, page, address)
+def pages(store: TableStore, address: str = "192.0.2.1", teacher: bool = False) -> Any:
+    """A ``service_factory`` for GameApp and TeacherPage: each page its own client (a
+    teacher's page: the teacher's server vouches for it)."""
+    return lambda page: client(store, page, address, teacher=teacher)
 
 
 @contextlib.contextmanager
@@ -124,3 +125,24 @@ def http_client(
 
     granted = service.mint(page, address, teacher=teacher)
     return TablesClient(HttpTransport(service.url, f"ttr-page {granted}", page, timeout))
+
+
+def public(game: Any) -> Any:
+    """What every seat sees alike: the board, the face-up cards, the log, counts."""
+    state = game.state
+    return (
+        dict(state.owner),
+        list(state.face_up),
+        list(game.log),
+        [m.player for m in game.history],
+        [(p.name, p.hand_size, len(p.tickets), dict(p.pieces)) for p in state.players],
+        len(state.deck),
+        state.current,
+    )
+
+
+def whole_game(store: TableStore, table_id: int) -> Any:
+    """The table's whole game, as only the service holds it (the tests' oracle)."""
+    from ttr_nb.tables.referee import Referee
+
+    return Referee(store).full_game(table_id)[1]

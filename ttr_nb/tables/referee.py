@@ -36,7 +36,7 @@ from ..actions import action_from_dict, action_to_dict
 from ..errors import CorruptMoveError, IllegalActionError, StaleMoveError, TableError
 from ..game import Game, new_game
 from ..maps import load_map
-from ..rules.seat_view import seat_view_state, secret_to
+from ..rules.seat_view import hidden_numbers, seat_view_state, secret_to
 from .records import Move, TableInfo, not_playing
 from .store import TableStore
 
@@ -83,13 +83,16 @@ def public_info(info: TableInfo) -> dict[str, Any]:
 
 def public_why(why: dict[str, Any] | None, over: bool) -> dict[str, Any] | None:
     """What a bot recorded about its move, as the seats may read it: during the game its
-    tickets and the routes planned for them are left out (they would tell its tickets)."""
+    tickets become placeholders (how many, not which) and the routes planned for them are
+    left out (they would tell its tickets)."""
     if why is None or over:
         return why
     reason = why.get("reason")
     if not isinstance(reason, dict):
         return why
-    return {**why, "reason": {**reason, "tickets": [], "routes": []}}
+    tickets = reason.get("tickets")
+    hidden = hidden_numbers(len(tickets)) if isinstance(tickets, list) else []
+    return {**why, "reason": {**reason, "tickets": hidden, "routes": []}}
 
 
 class _Table:

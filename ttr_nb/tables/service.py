@@ -49,7 +49,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import SeatTokenError, TableError
+from ..errors import CorruptMoveError, SeatTokenError, TableError
 from .bot_runner import BotRunner
 from .codes import show_code
 from .records import Seated, TableInfo
@@ -59,6 +59,10 @@ from .store import TableStore
 log = logging.getLogger(__name__)
 
 MAX_LIST = 500  # the most tables one teacher's list shows
+SEAT_GONE = (
+    "this page does not hold a seat at this table (any more: a seat is freed by the table's "
+    "creator or the teacher, or moves to another device with its seat code)"
+)
 
 
 @dataclass(frozen=True)
@@ -199,14 +203,14 @@ class TableService:
         if token is not None:
             seat = self.store.seat_of(table_id, token)
             if seat is None:
-                raise SeatTokenError("this page does not hold a seat at this table")
+                raise SeatTokenError(SEAT_GONE)
             return seat
         creator = _optional_text(args.get("creator_token"), "a creator's token")
         if creator is not None and self.store.is_creator(table_id, creator):
             return None
         if caller.teacher:
             return None
-        raise SeatTokenError("this page does not hold a seat at this table")
+        raise SeatTokenError(SEAT_GONE)
 
     def _creator(self, caller: Caller, args: dict[str, Any]) -> tuple[str | None, bool]:
         """(the creator's token, teacher) for a request only those two may make."""
@@ -273,10 +277,7 @@ class TableService:
         token = _text(args.get("token"), "a seat token")
         seat = self.store.seat_of(table_id, token)
         if seat is None:
-            raise SeatTokenError(
-                "your seat was freed by the table's creator or the teacher, or opened on "
-                "another device with its seat code: this page is no longer at the table"
-            )
+            raise SeatTokenError(SEAT_GONE)
         self.store.heartbeat(table_id, seat, caller.page)
 
     def _view(self, caller: Caller, args: dict[str, Any]) -> dict[str, Any]:
@@ -300,7 +301,7 @@ class TableService:
         token = _text(args.get("token"), "a seat token")
         seat = self.store.seat_of(table_id, token)
         if seat is None:
-            raise SeatTokenError("this page does not hold a seat at this table")
+            raise SeatTokenError(SEAT_GONE)
         action = args.get("action")
         if not isinstance(action, dict):
             raise TableError("a move must be an object")
@@ -383,6 +384,12 @@ class TableService:
         row["problem"] = None
         try:
             _info, game = self.referee.full_game(info.table_id)
+        except CorruptMoveError as exc:
+            row["problem"] = (
+                f"Move {exc.number} is damaged in the table store ({exc.reason}): this game "
+                f"stops after move {exc.number - 1}."
+            )
+            return row
         except TableError as exc:
             row["problem"] = str(exc)
             return row

@@ -18,7 +18,7 @@ import ipywidgets as widgets
 from ..game import MAX_NAME_CHARS
 from ..maps import load_map
 from ..rules import playable_maps
-from ..tables.codes import normal_code, show_code
+from ..tables.codes import MAX_TYPED_CODE, normal_code, show_code
 from .controls import Note, button
 
 if TYPE_CHECKING:
@@ -257,7 +257,8 @@ class TableForms:
         """Look the typed table code up (rate-limited in the store); list its free seats."""
         play = self.play
         try:
-            info = play.service.table(self.join_code.value, page=play.session)
+            # A code has six characters: more typed is sent cut short (still a wrong code).
+            info = play.service.table(self.join_code.value[:MAX_TYPED_CODE])
         except Exception as exc:  # noqa: BLE001
             self.free_seats.children = ()
             play.failed(self.join_note, exc)
