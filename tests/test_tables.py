@@ -173,9 +173,7 @@ def test_a_stale_move_is_refused_and_the_page_catches_up(store):
 def test_two_clicks_racing_for_one_move_store_it_once(store):
     a, b = playing_table(store)
     finish_setup(a, b)
-    twins = [
-        SeatClient(client(store, "ann"), a.table_id, seat=0, token=a.token) for _ in range(6)
-    ]
+    twins = [SeatClient(client(store, "ann"), a.table_id, seat=0, token=a.token) for _ in range(6)]
     barrier = threading.Barrier(len(twins))
     outcomes: list[str] = []
 

@@ -200,7 +200,9 @@ def teacher_page(store: TableStore) -> Any:
     """The teacher's page in a kernel the teacher's server vouched for."""
     from ttr_nb.widgets.teacher import TeacherAccess, TeacherPage
 
-    return TeacherPage(access=TeacherAccess(True, "token"), service_factory=pages(store, teacher=True))
+    return TeacherPage(
+        access=TeacherAccess(True, "token"), service_factory=pages(store, teacher=True)
+    )
 
 
 def test_the_teachers_page_lists_every_table(store):

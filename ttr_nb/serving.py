@@ -64,7 +64,7 @@ from typing import Any
 import psutil
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
-from traitlets import Float, Integer, Unicode
+from traitlets import Bool, Float, Integer, Unicode
 
 
 class Busy(web.HTTPError):
@@ -141,6 +141,12 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         "class behind one school NAT shares one address. 0: no limit.",
     )
 
+    table_service = Bool(
+        True,
+        config=True,
+        help="Start the table service for shared tables (or use the one running for the same "
+        "tables); False: this server's pages offer no shared tables.",
+    )
     tables_url = Unicode(
         "",
         config=True,
@@ -202,11 +208,14 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         from .tables.retention import MAX_MB_ENV, RETENTION_ENV
         from .tables.store import URL_ENV, default_url
 
+        self.tables_service: ServiceProcess | None = None
         if self.tables_url:
             os.environ[URL_ENV] = self.tables_url
-        url = default_url()
+        url = default_url() if self.table_service else ""
         os.environ.pop(URL_ENV, None)
-        self.table_service = ServiceProcess(
+        if not self.table_service:
+            return
+        self.tables_service = ServiceProcess(
             url,
             timeout_s=self.tables_timeout_s,
             env={
@@ -214,22 +223,26 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
                 MAX_MB_ENV: f"{self.tables_max_mb:g}",
             },
         )
-        self.table_service.ensure()
-        os.environ[SERVICE_URL_ENV] = self.table_service.url
+        self.tables_service.ensure(
+            wait=False
+        )  # its address is good at once; it answers in a second
+        os.environ[SERVICE_URL_ENV] = self.tables_service.url
         os.environ[DEADLINE_ENV] = f"{self.tables_timeout_s:g}"
         shown = url.split("@", 1)[-1] if "@" in url else url
         self.log.info(
-            "Shared tables: the table service at %s keeps them in %s", self.table_service.url, shown
+            "Shared tables: the table service at %s keeps them in %s",
+            self.tables_service.url,
+            shown,
         )
 
     async def _watch_table_service(self) -> None:
         """Start the table service again when it is gone (checked every few seconds, off
         the server's own thread)."""
         loop = asyncio.get_running_loop()
-        while not self._stopping:
+        while not self._stopping and self.tables_service is not None:
             await asyncio.sleep(3)
             try:
-                await loop.run_in_executor(None, self.table_service.check)
+                await loop.run_in_executor(None, self.tables_service.check)
             except Exception:  # noqa: BLE001 - the next check tries again
                 self.log.exception("Could not start the table service again")
 
@@ -536,7 +549,8 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     async def shutdown_all(self, *args: Any, **kwargs: Any) -> None:
         self._stopping = True
-        self.table_service.stop()
+        if self.tables_service is not None:
+            self.tables_service.stop()
         self._warm.clear()
         for kernel_id in list(self._unconnected):
             self._forget_unconnected(kernel_id)
@@ -587,7 +601,7 @@ def note_client(handler: Any, notebook: Any = None, cwd: Any = None) -> Any:
     from .teacher_server import SERVER_ENV
 
     granted = None
-    service = getattr(_current, "table_service", None)
+    service = getattr(_current, "tables_service", None)
     if service is not None:
         teacher = bool(os.environ.get(SERVER_ENV))  # the teacher's server, behind its login
         granted = service.mint(secrets.token_hex(12), address, teacher=teacher)

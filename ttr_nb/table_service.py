@@ -346,6 +346,7 @@ class ServiceProcess:
         self.key = b""
         self.proc: subprocess.Popen | None = None
         self.restarts = 0
+        self._launched = 0.0
 
     @property
     def url(self) -> str:
@@ -356,9 +357,10 @@ class ServiceProcess:
         """A page pass for a visitor (see :mod:`ttr_nb.tables.wire`)."""
         return mint_pass(self.key, page, address, teacher)
 
-    def ensure(self) -> None:
+    def ensure(self, wait: bool = True) -> None:
         """Use the recorded service if it answers, else start it (on its recorded port and
-        key, or new ones)."""
+        key, or new ones); ``wait``: until it answers (else it is only launched, and its
+        address and key are good at once)."""
         record = self._read_record()
         if record is not None:
             self.port, self.key = record
@@ -366,14 +368,16 @@ class ServiceProcess:
                 return
         else:
             self.port, self.key = _free_port(self.host), secrets.token_bytes(32)
-        self._start()
+        self._start(wait)
 
     def check(self) -> None:
         """Start the service again if it is gone (called every few seconds)."""
         if self.alive():
             return
         if self.proc is not None and self.proc.poll() is None:
-            return  # still starting
+            if time.monotonic() - self._launched < 60:
+                return  # still starting
+            self.proc.kill()  # launched a minute ago and never answered: start it again
         log.warning("the table service is gone: starting it again")
         self.restarts += 1
         self.ensure()
@@ -401,7 +405,7 @@ class ServiceProcess:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(10)
 
-    def _start(self) -> None:
+    def _start(self, wait: bool = True) -> None:
         env = dict(os.environ, **self.env)
         env[KEY_ENV] = self.key.hex()
         env["TTR_TABLES_URL"] = self.store_url
@@ -421,6 +425,10 @@ class ServiceProcess:
             ],
             env=env,
         )
+        self._launched = time.monotonic()
+        self._write_record()
+        if not wait:
+            return
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -430,7 +438,6 @@ class ServiceProcess:
             time.sleep(0.1)
         else:
             raise RuntimeError("the table service did not answer within 60 s")
-        self._write_record()
         log.info("table service started at %s", self.url)
 
     def _read_record(self) -> tuple[int, bytes] | None:
@@ -443,7 +450,8 @@ class ServiceProcess:
     def _write_record(self) -> None:
         path = runtime_file(self.store_url)
         path.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps({"port": self.port, "key": self.key.hex(), "pid": self.proc.pid})
+        pid = self.proc.pid if self.proc is not None else None
+        text = json.dumps({"port": self.port, "key": self.key.hex(), "pid": pid})
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as out:
             out.write(text)
