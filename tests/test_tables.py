@@ -469,3 +469,14 @@ def test_the_class_results_give_each_players_score_parts_and_tickets(store):
     for seat, row in enumerate(rows):
         done = [t for t, ok in game.ticket_status(seat) if ok]
         assert row["tickets done"].count("(") == len(done)
+
+
+def test_a_page_that_first_looks_at_a_finished_table_gets_the_whole_game(store):
+    made = client(store, "ann").create_table("usa", ["human", "greedy"], "Ann")
+    ann = SeatClient(client(store, "ann"), made.table_id, seat=0, token=made.token)
+    while not ann.game.is_over:
+        legal = ann.game.legal_actions()
+        ann.play(next((m for m in legal if isinstance(m, DrawBlind)), legal[0]))
+    watcher = SeatClient(client(store, "teacher", teacher=True), made.table_id)
+    assert type(watcher.game) is Game and watcher.game.is_over
+    assert watcher.game.snapshot() == ann.game.snapshot()

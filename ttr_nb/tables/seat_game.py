@@ -59,7 +59,7 @@ class SeatGame(Game):
         game_map: Map,
         data: dict[str, Any],
         past: Callable[[int], Game] | None = None,
-    ) -> SeatGame:
+    ) -> Game:
         """The seat's game of view ``data`` (from its first move: ``data["after"]`` is 0).
 
         ``past(n)`` gives the seat's view after move ``n`` (stepping back); without it an
@@ -78,6 +78,7 @@ class SeatGame(Game):
         game._legal = []
         game.viewer = data.get("viewer")
         game._set(data)
+        game._become_whole(data)
         return game
 
     def update(self, data: dict[str, Any]) -> Game:
@@ -88,12 +89,18 @@ class SeatGame(Game):
         del self.history[after:]
         del self.log[after:]
         self._set(data)
-        if "game" in data:
-            whole = Game.from_dict(data["game"], "the table's game", maps=[self.map])
-            self.__class__ = Game  # the page keeps this object: it becomes the whole game
-            self.__dict__.clear()
-            self.__dict__.update(whole.__dict__)
+        self._become_whole(data)
         return self
+
+    def _become_whole(self, data: dict[str, Any]) -> None:
+        """Once the game is over the view carries the whole game: this object becomes it
+        (the page keeps this object)."""
+        if "game" not in data:
+            return
+        whole = Game.from_dict(data["game"], "the table's game", maps=[self.map])
+        self.__class__ = Game
+        self.__dict__.clear()
+        self.__dict__.update(whole.__dict__)
 
     def _set(self, data: dict[str, Any]) -> None:
         if int(data["after"]) != len(self.history):
