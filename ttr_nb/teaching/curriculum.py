@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -270,19 +271,6 @@ LESSONS: tuple[Lesson, ...] = (
         "13a in class; the other maps' figures as a discussion.",
     ),
     Lesson(
-        "graphs_14_stations_and_tunnels.ipynb",
-        "14 · Stations and tunnels",
-        (
-            "find a cheapest path with at most one borrowed route (Dijkstra on two layers)",
-            "choose several stations' routes together, and show where greedy fails",
-            "compute a tunnel's expected extra cards and check it by simulation",
-        ),
-        (RULES, G31),
-        (),
-        "In class: the Try it cells; the Europe rules first help (or Rules 5 and a short "
-        "introduction to tunnels and stations).",
-    ),
-    Lesson(
         "rules_europe_1_setup_and_tickets.ipynb",
         "Europe 1: the board, a long ticket each, the turn",
         (
@@ -315,6 +303,18 @@ LESSONS: tuple[Lesson, ...] = (
         ("rules_europe_2_ferries_and_tunnels.ipynb",),
         ("quiz",),
         "The quiz as a short test (8 questions).",
+    ),
+    Lesson(
+        "graphs_14_stations_and_tunnels.ipynb",
+        "14 · Stations and tunnels",
+        (
+            "find a cheapest path with at most one borrowed route (Dijkstra on two layers)",
+            "choose several stations' routes together, and show where greedy fails",
+            "compute a tunnel's expected extra cards and check it by simulation",
+        ),
+        (G31, "graphs_11_simulation_lab.ipynb", "rules_europe_3_stations_end_and_quiz.ipynb"),
+        ("Exercise 14a",),
+        "14a in class or for homework; the Try it cells in class.",
     ),
     Lesson(
         "rules_germany_1_setup_and_passengers.ipynb",
@@ -479,6 +479,9 @@ def teacher_table(notebooks: str | Path) -> str:
     return "\n".join(rows)
 
 
+# An exercise's heading in a notebook ("### Exercise 12a: ...", "**Exercise 14a: ...**").
+EXERCISE_HEADING = re.compile(r"^(?:#+ |\*\*)Exercise (\d+[a-z])\b", re.M)
+
 # The pages that are not lessons: the app, the index, the teacher's page over shared tables.
 NOT_LESSONS = ("app.ipynb", "index.ipynb", "teacher.ipynb")
 
@@ -487,7 +490,8 @@ def check(notebooks: str | Path, *, rules_limit: int = 30, graph_limit: int = 70
     """Check the course against the notebooks; return a summary, raise ValueError if wrong.
 
     Every notebook but the pages of :data:`NOT_LESSONS` is a lesson, in :data:`LESSONS`; each listed
-    exercise heading appears in its notebook; prerequisites come earlier in the
+    exercise heading appears in its notebook, and each exercise heading of a notebook is
+    listed; prerequisites come earlier in the
     course; every rules part fits in `rules_limit` minutes and every graph
     lesson (or part of one) in `graph_limit`, one class.
     """
@@ -502,6 +506,9 @@ def check(notebooks: str | Path, *, rules_limit: int = 30, graph_limit: int = 70
         for heading in lesson.exercises:
             if heading.lower() not in text.lower():
                 problems.append(f"{lesson.notebook}: no {heading!r}")
+        for found in EXERCISE_HEADING.findall(text):
+            if f"Exercise {found}" not in lesson.exercises:
+                problems.append(f"{lesson.notebook}: Exercise {found} is not listed")
         for before in lesson.prerequisites:
             if before not in names[:i]:
                 problems.append(f"{lesson.notebook}: prerequisite {before} does not come earlier")

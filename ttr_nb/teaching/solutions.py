@@ -392,6 +392,10 @@ def completion_rates(tickets):
 
 # ------------------------------------------------------------ lesson 14
 def station_spaces(routes, own, theirs, a, b):
+    exits = {}  # city -> its routes, listed once: each step then looks at its own routes only
+    for rid, x, y, length in routes:
+        exits.setdefault(x, []).append((rid, y, length))
+        exits.setdefault(y, []).append((rid, x, length))
     best = {(a, 0): 0}  # (city, borrowed routes used so far) -> spaces
     heap = [(0, a, 0)]
     while heap:
@@ -400,10 +404,7 @@ def station_spaces(routes, own, theirs, a, b):
             return cost
         if cost > best[(city, used)]:
             continue  # an old entry: a cheaper way here was found since
-        for rid, x, y, length in routes:
-            if city not in (x, y):
-                continue
-            other = y if city == x else x
+        for rid, other, length in exits.get(city, []):
             if rid in theirs:
                 if used:
                     continue  # one borrowed route at most
