@@ -279,6 +279,21 @@ def test_the_course_lists_every_exercise_heading_and_graphs_14s_prerequisites(mo
         curriculum.check(NOTEBOOKS)
 
 
+def test_the_docs_lesson_page_lists_the_course_from_code():
+    """docs/lessons.md once named "graphs_1 to graphs_12" by hand; it now includes the list
+    the docs build writes from the course (docs/_ext/ttr_docs.py, course_list)."""
+    from ttr_nb.teaching import curriculum
+
+    page = (ROOT / "docs" / "lessons.md").read_text(encoding="utf-8")
+    assert "```{include} _generated/lessons_list.md" in page
+    assert "`graphs_12_...`" not in page and "to `graphs_" not in page
+    extension = (ROOT / "docs" / "_ext" / "ttr_docs.py").read_text(encoding="utf-8")
+    assert '"lessons_list.md"' in extension and "course_list()" in extension
+    listed = curriculum.course_list()
+    stems = re.findall(r"^1\. \*\*.+?\*\* \(`(\w+)`\)", listed, re.M)
+    assert sorted(f"{s}.ipynb" for s in stems) == sorted(n for n in LESSONS if n != "index.ipynb")
+
+
 def test_graph_lessons_each_fit_one_class():
     from ttr_nb.teaching import curriculum
 
@@ -286,7 +301,7 @@ def test_graph_lessons_each_fit_one_class():
         assert curriculum.estimate_minutes(NOTEBOOKS / name) <= 70, name
 
 
-GRAPH_PARTS = [n for n in GRAPH_LESSONS if re.match(r"graphs_\d+_[a-z]+_\d_", n)]
+GRAPH_PARTS = [n for n in GRAPH_LESSONS if re.match(r"graphs_\d+_[a-z_]+?_\d_", n)]
 
 
 @pytest.mark.parametrize("name", GRAPH_PARTS)

@@ -24,6 +24,7 @@ __all__ = [
     "READING_WORDS_PER_MINUTE",
     "Lesson",
     "check",
+    "course_list",
     "estimate_minutes",
     "teacher_table",
 ]
@@ -65,8 +66,9 @@ class Lesson:
 
 
 RULES = "rules_usa_1_setup_and_cards.ipynb"
-G21 = "graphs_2_connectivity_1_bfs_and_dfs.ipynb"  # lessons 2 and 3 come in two parts each
+G21 = "graphs_2_connectivity_1_bfs_and_dfs.ipynb"  # lessons 2, 3 and 12 come in two parts each
 G31 = "graphs_3_planning_1_dijkstra.ipynb"
+G121 = "graphs_12_best_game_1_integer_programs.ipynb"  # lesson 12 too
 LESSONS: tuple[Lesson, ...] = (
     Lesson(
         RULES,
@@ -246,17 +248,31 @@ LESSONS: tuple[Lesson, ...] = (
         "11a in class; a tournament question of the students' own for homework.",
     ),
     Lesson(
-        "graphs_12_best_game.ipynb",
-        "12 · The best possible game: integer programming",
+        G121,
+        "12.1 · The best possible game: linear and integer programs",
         (
-            "state a prize-collecting Steiner forest as a mixed-integer program",
-            "explain an LP relaxation's bound and why integrality matters",
-            "write connectivity as flows or as cuts added when violated",
+            "state a linear program and an integer program, and read a solver's bound and gap",
+            "write the best game within a budget as a mixed-integer program, variable by variable",
+            "write connectivity as cuts or as flows, and explain why the relaxation's bound "
+            "depends on it",
             "check a solver's answer independently",
         ),
         ("graphs_5_steiner.ipynb", "graphs_9_blocking.ipynb"),
-        ("Exercise 12a", "Exercise 12b"),
-        "12a in class, 12b for homework.",
+        ("Exercise 12a",),
+        "12a in class: the model of a board of five places, checked against every game.",
+    ),
+    Lesson(
+        "graphs_12_best_game_2_cuts_and_budgets.ipynb",
+        "12.2 · The best possible game: cuts, every budget, a proof",
+        (
+            "add cuts when violated",
+            "tell a proven optimum from a bound",
+            "prove a forest no better than one network by a knapsack over smaller budgets",
+            "read counts over tied optima with care",
+        ),
+        (G121,),
+        ("Exercise 12b", "Exercise 12c"),
+        "12b in class, 12c for homework.",
     ),
     Lesson(
         "graphs_13_balance_by_simulation.ipynb",
@@ -481,6 +497,26 @@ def teacher_table(notebooks: str | Path) -> str:
 
 # An exercise's heading in a notebook ("### Exercise 12a: ...", "**Exercise 14a: ...**").
 EXERCISE_HEADING = re.compile(r"^(?:#+ |\*\*)Exercise (\d+[a-z])\b", re.M)
+
+
+def course_list() -> str:
+    """Every lesson in teaching order as a numbered Markdown list: title, notebook and goals.
+
+    The documentation's lesson page includes it (written at each docs build), so the page
+    names every lesson of :data:`LESSONS` and no other.
+
+    Examples
+    --------
+    >>> course_list().splitlines()[0]
+    '1. **Rules 1: setting up and drawing cards** (`rules_usa_1_setup_and_cards`): state the \
+goal and the three ways to score; set up a game and draw cards correctly.'
+    """
+    lines = []
+    for lesson in LESSONS:
+        stem = lesson.notebook.removesuffix(".ipynb")
+        lines.append(f"1. **{lesson.title}** (`{stem}`): {'; '.join(lesson.goals)}.")
+    return "\n".join(lines) + "\n"
+
 
 # The pages that are not lessons: the app, the index, the teacher's page over shared tables.
 NOT_LESSONS = ("app.ipynb", "index.ipynb", "teacher.ipynb")
