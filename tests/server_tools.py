@@ -92,11 +92,12 @@ def running(
     log_name: str,
     env: dict[str, str] | None = None,
     certfile: Path | None = None,
+    port: int | None = None,
 ) -> Iterator[Server]:
-    """``command`` (``{port}`` in it replaced by a free port) run from the repository (its
-    voila.json applies); HTTPS when ``certfile`` is given."""
+    """``command`` (``{port}`` in it replaced by ``port``, else a free port) run from the
+    repository (its voila.json applies); HTTPS when ``certfile`` is given."""
     ARTIFACTS.mkdir(exist_ok=True)
-    port = _free_port()
+    port = port or _free_port()
     log = ARTIFACTS / log_name
     scheme = "https" if certfile else "http"
     with open(log, "w") as out:
@@ -116,8 +117,9 @@ def running(
         _stop(proc)
 
 
-def app_server(notebook: Path | str, *options: str) -> list[str]:
-    """The command of ``make app`` (``python -m ttr_nb.voila_server``) for ``notebook``."""
+def app_server(notebook: Path | str, *options: str, warm: int = 0) -> list[str]:
+    """The command of ``make app`` (``python -m ttr_nb.voila_server``) for ``notebook``,
+    with ``warm`` warm kernels."""
     return [
         "-m",
         "ttr_nb.voila_server",
@@ -125,7 +127,7 @@ def app_server(notebook: Path | str, *options: str) -> list[str]:
         "--no-browser",
         "--Voila.ip=127.0.0.1",
         "--port={port}",
-        "--ClassroomKernelManager.warm_kernels=0",
+        f"--ClassroomKernelManager.warm_kernels={warm}",
         *options,
     ]
 
