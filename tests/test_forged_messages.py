@@ -17,6 +17,7 @@ import asyncio
 import json
 import re
 import time
+import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -49,9 +50,18 @@ def server() -> Iterator[Any]:
 
 
 def kernel_of_page(url: str) -> str:
-    """GET the app's page (the server runs the notebook in a kernel for it): its kernel id."""
-    with urllib.request.urlopen(url, timeout=120) as answer:
-        page = answer.read().decode()
+    """GET the app's page (the server runs the notebook in a kernel for it): its kernel id.
+    A "busy" answer (no warm kernel yet on a loaded machine) is retried, as the page does."""
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=120) as answer:
+                page = answer.read().decode()
+            break
+        except urllib.error.HTTPError as error:
+            if error.code != 503 or time.monotonic() > deadline:
+                raise
+            time.sleep(2)
     config = re.search(
         r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', page, re.S
     )
