@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -107,17 +108,19 @@ def test_a_server_crash_is_said_and_the_page_reconnects_to_its_game(context, tab
 def test_a_dead_kernel_is_said_too(context, tables_env):
     with running(app_command(), "voila-kernel-dies.log", tables_env) as server:
         page = open_app(context, server.url)
-        kernels = [
-            pid
-            for pid in _children(server.proc.pid)
-            if b"ipykernel" in open(f"/proc/{pid}/cmdline", "rb").read()  # noqa: SIM115
-        ]
         kernel_id = page.evaluate(
             "() => (performance.getEntriesByType('resource').map(e => e.name)"
             ".join(' ').match(/api\\/kernels\\/([0-9a-f-]{36})/) || [])[1] || null"
         )
-        mine = [p for p in kernels if kernel_id.encode() in open(f"/proc/{p}/cmdline", "rb").read()]  # noqa: SIM115
-        assert len(mine) == 1, (kernel_id, kernels)
+        command_lines = {
+            p: Path(f"/proc/{p}/cmdline").read_bytes() for p in _children(server.proc.pid)
+        }
+        mine = [
+            p
+            for p, line in command_lines.items()
+            if b"ipykernel" in line and kernel_id.encode() in line
+        ]
+        assert len(mine) == 1, (kernel_id, command_lines)
         os.kill(mine[0], signal.SIGKILL)
         notice = page.locator(LOST)
         notice.wait_for(state="visible", timeout=WAIT_MS)
