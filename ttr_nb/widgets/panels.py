@@ -28,7 +28,11 @@ APP_CSS = """
   border-radius: 4px; border: 1px solid #555; font-weight: bold; text-align: center;
   font-family: monospace; font-size: 13px; }
 .ttr-hand-row { display: inline-block; margin: 2px 10px 2px 0; font-size: 14px; }
-.ttr-hand-row.ttr-zero { opacity: 0.35; }
+/* A kind not held: its chip an outline (letter kept), its words grey but readable (a
+   see-through row failed WCAG's text contrast). */
+.ttr-hand-row.ttr-zero { color: #5f5a50; }
+.ttr-hand-row.ttr-zero .ttr-chip { background: #fffdf6 !important; color: #3b3b3b !important;
+  border-style: dashed; }
 .ttr-table { border-collapse: collapse; font-size: 14px; }
 .ttr-table th, .ttr-table td { padding: 3px 8px; border-bottom: 1px solid #ddd3bd;
   text-align: left; }
@@ -181,6 +185,33 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
 .ttr-result-box .widget-html-content { max-width: 100%; }
 .ttr-missed { color: #a61b12; }
 .ttr-key-line { font-size: 12px; }
+/* The play column's panels in their order on the screen (the app's ``ttr-order-N``): the
+   phone's dock holds four of them and is no box at all on a wider screen. */
+ORDER_RULES
+.ttr-dock { display: contents !important; }
+@media (max-width: 600px) {
+  /* The phone: the step's or the turn's words, the question and Claim in a panel fixed at
+     the bottom, over the board's end (the page leaves its height free below). */
+  .ttr-dock { display: flex !important; flex-flow: column nowrap !important; position: fixed;
+    left: 0; right: 0; bottom: 0; z-index: 20; max-height: 50vh; overflow-y: auto !important;
+    background: #fffdf6; border-top: 3px solid #8a7b52; box-shadow: 0 -2px 8px #0004;
+    padding: 2px 8px 4px 8px; box-sizing: border-box; margin: 0 !important; }
+  .ttr-dock > * { flex-shrink: 0 !important; }
+  .ttr-dock .ttr-panel, .ttr-dock .ttr-turn-line { margin: 2px 0; }
+  .ttr-dock .ttr-claim-box.ttr-no-route { display: none !important; }
+  .ttr-app { padding-bottom: var(--ttr-dock-space, 0px); }
+  /* Tap targets of at least 44 px. */
+  .ttr-app .widget-button, .ttr-app .jupyter-button { min-height: 44px !important; }
+  .ttr-app .widget-dropdown, .ttr-app .widget-text, .ttr-app .widget-checkbox,
+  .ttr-app .jupyter-widget-Collapse-header { height: auto !important; min-height: 44px; }
+  .ttr-app .widget-dropdown select, .ttr-app .widget-text input { min-height: 44px; }
+  .ttr-app .widget-checkbox label { display: flex !important; align-items: center;
+    min-height: 44px; }
+  .ttr-app .widget-checkbox input { width: 22px; height: 22px; }
+  .ttr-app .widget-radio-box label { min-height: 44px; align-items: center; }
+  .ttr-app summary { padding: 12px 0; }
+  .ttr-zoom-row .widget-button { min-width: 44px !important; }
+}
 @media (max-width: 600px) {
   .ttr-title { font-size: 15px; }
   .ttr-table { font-size: 12px; }
@@ -188,7 +219,9 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
   .ttr-panel { padding: 4px 6px; }
 }
 </style>
-""".replace("WILD_GRADIENT", style.WILD_CSS_BACKGROUND)
+""".replace("WILD_GRADIENT", style.WILD_CSS_BACKGROUND).replace(
+    "ORDER_RULES", " ".join(f".ttr-order-{i} {{ order: {i}; }}" for i in range(20))
+)
 
 
 def chip(color: str, text: str | None = None) -> str:
@@ -307,6 +340,53 @@ def tickets_html(
     return (
         f"<h3>{html.escape(title)} ({done_count} of {len(status)} completed)</h3>"
         f"<ul class='ttr-tickets-list'>{''.join(items)}</ul>"
+    )
+
+
+def board_text_html(
+    game: Game,
+    viewer: int | None,
+    text: Callable[[int], str] | None = None,
+    roles: Sequence[str] = (),
+) -> str:
+    """The board in words, for a reader who cannot see the canvas (the canvas points its
+    screen-reader description here): whose routes, what is left, the viewer's tickets and
+    their status. Folded under one line for everyone else."""
+    game_map, state = game.map, game.state
+    words = text or (lambda ticket_id: ticket_text(game_map, ticket_id))
+    total = len(game_map.routes)
+    claimed = len(state.owner)
+    players = []
+    for seat, player in enumerate(state.players):
+        routes = sorted(game_map.route_label(game_map.route_by_id[r]) for r in player.routes)
+        role = f" ({html.escape(roles[seat])})" if seat < len(roles) else ""
+        listed = html.escape("; ".join(routes)) if routes else "no route yet"
+        players.append(
+            f"<li>{player_chip(seat)}<b>{html.escape(player.name)}</b>{role}: "
+            f"{pieces_text(player.pieces)} left; {len(routes)} "
+            f"route{'s' if len(routes) != 1 else ''}: {listed}</li>"
+        )
+    parts = [
+        f"<p>{claimed} of {total} routes are claimed, {total - claimed} still open (the "
+        "Route list under the board names each; selecting one says who holds it).</p>",
+        f"<ul>{''.join(players)}</ul>",
+        supply_html(game),
+    ]
+    if viewer is not None and viewer < len(state.players):
+        status = game.ticket_status(viewer)
+        name = html.escape(state.players[viewer].name)
+        items = "".join(
+            f"<li>{'completed' if done else 'not completed yet'}: {html.escape(words(t))}</li>"
+            for t, done in status
+        )
+        parts.append(
+            f"<p>{name}'s tickets: {sum(d for _, d in status)} of {len(status)} completed.</p>"
+            + (f"<ul>{items}</ul>" if items else "")
+        )
+    return (
+        "<details class='ttr-note'><summary>The board in words (for screen readers)</summary>"
+        + "".join(parts)
+        + "</details>"
     )
 
 

@@ -391,6 +391,10 @@ class ClaimPanel:
         self._render_claimable(shown)
         route_id = self.app.board.selected
         self.pay_row.layout.display = "none" if route_id is None else ""
+        if route_id is None:  # (the phone's bottom panel shows this panel only with a route)
+            self.widget.add_class("ttr-no-route")
+        else:
+            self.widget.remove_class("ttr-no-route")
         if route_id is None:
             self.selected_html.value = (
                 "<h3>Claim a route</h3><div class='ttr-note'>Click a route on the board, or "
