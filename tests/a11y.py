@@ -71,3 +71,79 @@ def check_page(page: Any, name: str, context: str | None = None) -> list[dict[st
 def describe(nodes: list[dict[str, Any]]) -> str:
     """The serious nodes as a readable list, for an assertion's message."""
     return "\n".join(f"{n['id']} ({n['impact']}): {n['target']} — {n['summary']}" for n in nodes)
+
+
+# The focused element, in words: its tag, classes and name (for the keyboard tests).
+JS_FOCUSED = """
+() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const widget = el.closest('.jupyter-widgets');
+  return {tag: el.tagName, cls: (el.className || '') + ' ' + (widget ? widget.className : ''),
+          text: (el.getAttribute('aria-label') || el.innerText || el.value || '').slice(0, 80),
+          expanded: el.getAttribute('aria-expanded')};
+}
+"""
+
+
+JS_FOCUS_MATCHES = """
+([selector, words]) => {
+  const el = document.activeElement;
+  return !!el && el.matches(selector) && (el.innerText || '').trim().startsWith(words);
+}
+"""
+
+
+def tab_to(page: Any, selector: str, words: str = "", most: int = 150) -> int:
+    """Press Tab until the element matching ``selector`` (whose words start with ``words``)
+    has the focus; the number of presses. Fails if it is never reached."""
+    for presses in range(1, most + 1):
+        page.keyboard.press("Tab")
+        if page.evaluate(JS_FOCUS_MATCHES, [selector, words]):
+            return presses
+    raise AssertionError(f"{most} presses of Tab never reached {selector} {words!r}")
+
+
+# Visible controls in the app smaller than ``min`` CSS pixels tall (tap targets).
+JS_SMALL_TARGETS = """
+(min) => {
+  const small = [];
+  const controls = document.querySelectorAll(
+    '.ttr-app button, .ttr-app select, .ttr-app input:not([type=checkbox]):not([type=radio]), '
+    + '.ttr-app .widget-checkbox label, .ttr-app .widget-radio-box label, '
+    + '.ttr-app .jupyter-widget-Collapse-header');
+  for (const el of controls) {
+    if (!el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0) continue;
+    if (r.height < min - 0.5)
+      small.push(`${el.tagName}.${(el.className || '').toString().slice(0, 40)} `
+                 + `"${(el.innerText || '').trim().slice(0, 30)}" ${r.height.toFixed(0)} px`);
+  }
+  return small;
+}
+"""
+
+# Pairs of visible controls and text boxes of the app that overlap each other.
+JS_OVERLAPS = """
+() => {
+  const els = [...document.querySelectorAll(
+    '.ttr-app button, .ttr-app select, .ttr-app input, .ttr-app textarea, '
+    + '.ttr-app .jupyter-widget-Collapse-header, .ttr-app h3, .ttr-app .ttr-status')]
+    .filter(el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+    .filter(el => !el.closest('.ttr-dock, .ttr-claim-box'));  // the phone's panels float
+  const boxes = els.map(el => [el, el.getBoundingClientRect()]);
+  const hits = [];
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, ra] = boxes[i], [b, rb] = boxes[j];
+      if (a.contains(b) || b.contains(a)) continue;
+      const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+      const h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+      if (w > 2 && h > 2) hits.push(`${(a.innerText || a.className).toString().slice(0, 30)}`
+        + ` / ${(b.innerText || b.className).toString().slice(0, 30)}`);
+    }
+  }
+  return hits;
+}
+"""

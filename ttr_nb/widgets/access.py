@@ -102,15 +102,23 @@ function nameBoards(root) {
   }
 }
 
+function fixedHeight(el) {
+  if (!el || getComputedStyle(el).position !== 'fixed') { return 0; }
+  return Math.ceil(el.getBoundingClientRect().height);
+}
+
+function setVar(el, name, value) {
+  if (el.style.getPropertyValue(name) !== value) { el.style.setProperty(name, value); }
+}
+
 function dockSpace() {
-  // The phone's bottom panel is fixed over the page: leave its height free at the end.
+  // The phone's bottom panels are fixed over the page: the claim panel sits on the dock,
+  // and the page leaves both heights free at its end.
   for (const app of document.querySelectorAll('.ttr-app')) {
-    const dock = app.querySelector('.ttr-dock');
-    const fixed = dock && getComputedStyle(dock).position === 'fixed';
-    const space = fixed ? Math.ceil(dock.getBoundingClientRect().height) + 'px' : '0px';
-    if (app.style.getPropertyValue('--ttr-dock-space') !== space) {
-      app.style.setProperty('--ttr-dock-space', space);
-    }
+    const dock = fixedHeight(app.querySelector('.ttr-dock'));
+    const claim = fixedHeight(app.querySelector('.ttr-claim-box'));
+    setVar(app, '--ttr-dock-height', dock + 'px');
+    setVar(app, '--ttr-dock-space', (dock + claim) + 'px');
   }
 }
 

@@ -156,34 +156,33 @@ class GameApp(BotTurns, TimelineAndSaves):
         )
         self.new_game_box.set_title(0, "New game: map, players, seed")
         self.new_game_box.selected_index = None
+        # On a phone the step's or the turn's words and the question stay on screen with
+        # the board: the dock is a panel fixed at the bottom of the window (and the claim
+        # panel, once a route is chosen, sits on it: panels.APP_CSS); on a wider screen the
+        # dock is no box at all (display: contents). The page's order is the screen's, so
+        # the keyboard and a screen reader meet the panels in the order they are seen.
+        self.dock = widgets.VBox(
+            [self.tutorial.widget, self.prompt.widget, self.turn.widget],
+            _dom_classes=["ttr-dock"],
+        )
         # Everything about the game; hidden at a table still waiting for its players (the
-        # table's panel, above it, is then the whole column). In this order on the screen:
-        panels_in_order = [
-            self.tutorial.widget,
-            self.prompt.widget,
-            self.reminders.widget,
-            self.result_html,
-            self.coach.review_widget,
-            self.turn.widget,
-            self.variant_top_box,
-            self.offer.widget,
-            self.cards.widget,
-            self.claim.widget,
-            self.hand.widget,
-            self.variant_box,
-            widgets.VBox([self.scores_html], _dom_classes=["ttr-panel"]),
-            self.coach.widget,
-            self.bot_panel.widget,
-        ]
-        for place, panel in enumerate(panels_in_order):
-            panel.add_class(f"ttr-order-{place}")
-        # On a phone the step's or the turn's words and what to press (the question, Claim)
-        # stay on screen under the board (panels.APP_CSS: a fixed bottom panel); elsewhere
-        # the dock is no box at all (display: contents) and they keep their places above.
-        docked = [self.tutorial.widget, self.prompt.widget, self.turn.widget, self.claim.widget]
-        self.dock = widgets.VBox(docked, _dom_classes=["ttr-dock"])
+        # table's panel, above it, is then the whole column).
         self.game_panels = widgets.VBox(
-            [self.dock, *(panel for panel in panels_in_order if panel not in docked)],
+            [
+                self.dock,
+                self.reminders.widget,
+                self.result_html,
+                self.coach.review_widget,
+                self.variant_top_box,
+                self.offer.widget,
+                self.cards.widget,
+                self.claim.widget,
+                self.hand.widget,
+                self.variant_box,
+                widgets.VBox([self.scores_html], _dom_classes=["ttr-panel"]),
+                self.coach.widget,
+                self.bot_panel.widget,
+            ],
             _dom_classes=["ttr-game-panels"],
         )
         self.play_column = widgets.VBox(

@@ -125,8 +125,8 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
   .ttr-tall-board .ttr-history-column { grid-area: history; max-width: none !important; }
   .ttr-tall-board .ttr-play-column { grid-area: play; max-width: none !important;
     max-height: calc(100vh - 210px); overflow-y: auto !important; padding-right: 6px; }
-  .ttr-tall-board .ttr-play-column > *, .ttr-tall-board .ttr-game-panels > * {
-    flex-shrink: 0 !important; }
+  .ttr-tall-board .ttr-play-column > *, .ttr-tall-board .ttr-game-panels > *,
+  .ttr-dock > * { flex-shrink: 0 !important; }
   .ttr-tall-board .ttr-log-box { max-height: calc(100vh - 420px); }
 }
 /* A wide board on a wide screen (issue 40): New game and Play with others share one line,
@@ -151,7 +151,21 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
     max-width: 640px; max-height: calc(100vh - var(--ttr-board-reserve) + 8px);
     overflow-y: auto !important; padding-right: 6px; }
   .ttr-app:not(.ttr-tall-board) .ttr-play-column > *,
-  .ttr-game-panels > * { flex-shrink: 0 !important; }
+  .ttr-game-panels > *, .ttr-dock > * { flex-shrink: 0 !important; }
+}
+/* A laptop's height (1366×768): the title and the key share a line and the play column's
+   panels are tighter, so what to press (Keep, the tunnel's question, Other move) is in the
+   window beside the step's words, without scrolling the column. */
+@media (min-width: 901px) and (max-height: 860px) {
+  .ttr-app:not(.ttr-tall-board) > .ttr-title-box { flex: 0 1 auto !important; }
+  .ttr-app:not(.ttr-tall-board) > .ttr-key { flex: 1 1 240px !important; align-self: center; }
+  .ttr-app:not(.ttr-tall-board) > .ttr-key:has(details[open]) { flex-basis: 100% !important; }
+  .ttr-title { font-size: 15px; }
+  .ttr-title .ttr-note { font-size: 12px; }
+  .ttr-status { padding: 3px 10px; }
+  .ttr-play-column .ttr-panel { padding: 3px 8px; margin: 3px 0; }
+  .ttr-play-column h3 { margin: 2px 0; }
+  .ttr-play-column .ttr-turn-line { padding: 3px 8px; font-size: 14px; }
 }
 .ttr-key-line summary { cursor: pointer; color: #4a4030; }
 .ttr-face-up-row, .ttr-deck-row { flex-flow: row wrap !important; }
@@ -185,9 +199,7 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
 .ttr-result-box .widget-html-content { max-width: 100%; }
 .ttr-missed { color: #a61b12; }
 .ttr-key-line { font-size: 12px; }
-/* The play column's panels in their order on the screen (the app's ``ttr-order-N``): the
-   phone's dock holds four of them and is no box at all on a wider screen. */
-ORDER_RULES
+/* The phone's dock (the step, the question, the turn) is no box at all on a wider screen. */
 .ttr-dock { display: contents !important; }
 @media (max-width: 600px) {
   /* The phone: the step's or the turn's words, the question and Claim in a panel fixed at
@@ -198,7 +210,13 @@ ORDER_RULES
     padding: 2px 8px 4px 8px; box-sizing: border-box; margin: 0 !important; }
   .ttr-dock > * { flex-shrink: 0 !important; }
   .ttr-dock .ttr-panel, .ttr-dock .ttr-turn-line { margin: 2px 0; }
-  .ttr-dock .ttr-claim-box.ttr-no-route { display: none !important; }
+  /* A route chosen: the claim panel (its payment and Claim) sits on the dock. */
+  .ttr-claim-box:not(.ttr-no-route) { position: fixed; left: 0; right: 0; z-index: 21;
+    bottom: var(--ttr-dock-height, 0px); margin: 0 !important; max-height: 34vh;
+    overflow-y: auto !important; box-shadow: 0 -2px 8px #0004; border-radius: 0;
+    border-top: 3px solid #1a5fb4 !important; box-sizing: border-box; }
+  .ttr-claim-box:not(.ttr-no-route) .ttr-show-claimable,
+  .ttr-claim-box:not(.ttr-no-route) .ttr-claimable { display: none !important; }
   .ttr-app { padding-bottom: var(--ttr-dock-space, 0px); }
   /* Tap targets of at least 44 px. */
   .ttr-app .widget-button, .ttr-app .jupyter-button { min-height: 44px !important; }
@@ -219,9 +237,7 @@ ORDER_RULES
   .ttr-panel { padding: 4px 6px; }
 }
 </style>
-""".replace("WILD_GRADIENT", style.WILD_CSS_BACKGROUND).replace(
-    "ORDER_RULES", " ".join(f".ttr-order-{i} {{ order: {i}; }}" for i in range(20))
-)
+""".replace("WILD_GRADIENT", style.WILD_CSS_BACKGROUND)
 
 
 def chip(color: str, text: str | None = None) -> str:

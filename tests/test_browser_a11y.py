@@ -1,0 +1,332 @@
+"""The app for every learner, in Chromium: axe-core (WCAG 2.2 A/AA) on the first screen and a
+game of each map at 1366×768 and 390 px, the collapsible sections by keyboard, the other
+players' moves read out, the board in words, the phone's bottom panel and its tap targets,
+the laptop's key controls without scrolling, and 200% zoom.
+
+Screenshots and axe-core's findings go to ``test-artifacts/a11y-*`` (docs/accessibility.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from a11y import (
+    JS_FOCUS_MATCHES,
+    JS_OVERLAPS,
+    JS_SMALL_TARGETS,
+    check_page,
+    describe,
+    needs_axe,
+    tab_to,
+)
+from browser import (
+    JS_CANVAS_PAINTED,
+    JS_IN_VIEW,
+    JS_SCROLL_TOP,
+    WAIT_MS,
+    Voila,
+    at_width,
+    canvas_point,
+    click_and_settle,
+    context,
+    geometry_for,
+    keep_tickets,
+    no_errors,
+    past_first_screen,
+    pytestmark,
+    serial,
+    start_game,
+    status,
+    voila,
+    window_shot,
+)
+
+from ttr_nb.rules import playable_maps
+
+__all__ = ["context", "pytestmark", "voila"]  # fixtures used by name
+
+LAPTOP = (1366, 768)
+PHONE = (390, 844)
+ZOOMED = (683, 384)  # 1366×768 at 200% browser zoom: the page lays out in half the pixels
+
+
+@pytest.fixture(scope="module")
+def page(context: Any, voila: Voila) -> Iterator[Any]:
+    """The app as a visitor opens it: on its first screen, at 1366×768."""
+    tab = context.new_page()
+    tab.set_viewport_size({"width": LAPTOP[0], "height": LAPTOP[1]})
+    tab.goto(voila.url, wait_until="domcontentloaded", timeout=60_000)
+    tab.wait_for_function(JS_CANVAS_PAINTED, timeout=90_000, polling=100)
+    tab.locator("button.ttr-first-bots").wait_for(state="visible", timeout=WAIT_MS)
+    tab.wait_for_timeout(500)  # the page helper names what ipywidgets left unnamed
+    yield tab
+    tab.close()
+
+
+def game(page: Any, map_name: str, seed: int = 7) -> None:
+    """A new game on ``map_name``: the page's seat against two greedy bots, who move on
+    *Next bot move* only."""
+    past_first_screen(page)
+    start_game(page, map_name, seed, kinds=["human", "greedy", "greedy"])
+    page.evaluate(JS_SCROLL_TOP)
+    page.wait_for_timeout(300)
+
+
+def assert_axe_clean(page: Any, name: str) -> None:
+    nodes = check_page(page, name)
+    assert not nodes, f"{name}: {len(nodes)} serious or critical:\n{describe(nodes)}"
+
+
+# ------------------------------------------------------------------------ axe-core
+@needs_axe
+def test_the_first_screen_passes_axe_on_a_laptop_and_a_phone(page: Any) -> None:
+    """Was: color-contrast ×2 (the grey words of the New game and Play with others headers,
+    4.45:1)."""
+    for width, height in (LAPTOP, PHONE):
+        at_width(page, width, height)
+        assert page.locator("button.ttr-first-learn").is_visible()
+        assert_axe_clean(page, f"first-screen-{width}")
+    at_width(page, *LAPTOP)
+
+
+@needs_axe
+@pytest.mark.parametrize("map_name", sorted(playable_maps()))
+def test_a_game_of_each_map_passes_axe(page: Any, map_name: str) -> None:
+    """A game against bots, on a laptop and a phone: choosing the first tickets, then a
+    route chosen to claim. Was: color-contrast (the hand's faded rows, the section
+    headers), the replay speed list without a name (critical) and the move slider's handle
+    without one."""
+    at_width(page, *LAPTOP)
+    game(page, map_name)
+    assert_axe_clean(page, f"{map_name}-tickets-1366")
+    at_width(page, *PHONE)
+    assert_axe_clean(page, f"{map_name}-tickets-390")
+    at_width(page, *LAPTOP)
+    if page.locator("button.ttr-keep").is_visible():
+        keep_tickets(page)
+    before = serial(page)
+    picker = page.locator(".ttr-route-picker select")
+    picker.select_option(index=1)
+    page.wait_for_function(
+        "(n) => document.querySelector('.ttr-selected').innerText.includes('Selected route')",
+        arg=before,
+        timeout=WAIT_MS,
+    )
+    assert_axe_clean(page, f"{map_name}-route-1366")
+    at_width(page, *PHONE)
+    assert_axe_clean(page, f"{map_name}-route-390")
+    at_width(page, *LAPTOP)
+    no_errors(page)
+
+
+# ------------------------------------------------------------------------ keyboard
+SECTIONS = [
+    (".ttr-new-game", "New game: map, players, seed", ".ttr-map select"),
+    (".ttr-tables", "Play with others", ".ttr-tables input"),
+    (".ttr-extras", "Save and load", "button.ttr-load-text"),
+    (".ttr-extras", "About this map", ".ttr-about-text"),
+]
+
+
+def says_open(page: Any, box: str, title: str, value: str) -> None:
+    """Wait until the section's header says it is open (``"true"``) or closed."""
+    page.wait_for_function(
+        "([sel, t, v]) => [...document.querySelectorAll(sel)].some(h => h.innerText.trim()"
+        ".startsWith(t) && h.getAttribute('aria-expanded') === v)",
+        arg=[f"{box} .jupyter-widget-Collapse-header", title, value],
+        timeout=WAIT_MS,
+    )
+
+
+def test_the_collapsible_sections_open_by_keyboard(page: Any) -> None:
+    """Tab reaches each section's header (it shows where the focus is) and Enter or Space
+    opens and closes it; the header says whether it is open. They opened only with a
+    pointer before: their headers could not take the focus."""
+    at_width(page, *LAPTOP)
+    game(page, "usa")
+    for box, title, inside in SECTIONS:
+        header = page.locator(f"{box} .jupyter-widget-Collapse-header", has_text=title)
+        page.locator(".ttr-title").click()  # start from the top of the page
+        tab_to(page, f"{box} .jupyter-widget-Collapse-header", title)
+        outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+        assert outline not in ("", "none"), f"{title}: no visible focus"
+        assert header.get_attribute("aria-expanded") == "false"
+        page.keyboard.press("Enter")
+        page.locator(inside).first.wait_for(state="visible", timeout=WAIT_MS)
+        window_shot(page, f"a11y-keyboard-{title.split()[0].lower()}.png")
+        says_open(page, box, title, "true")
+        if not page.evaluate(JS_FOCUS_MATCHES, [f"{box} .jupyter-widget-Collapse-header", title]):
+            header.focus()  # a section built on opening draws its header anew
+        page.keyboard.press(" ")
+        page.locator(inside).first.wait_for(state="hidden", timeout=WAIT_MS)
+        says_open(page, box, title, "false")
+
+
+def test_a_turn_by_keyboard_in_the_screens_order(page: Any) -> None:
+    """Keep the first tickets, draw a card and hand over to the bots with the keyboard only:
+    Tab moves forward through the play column in the order it is seen (each control below
+    or beside the one before)."""
+    at_width(page, *LAPTOP)
+    game(page, "usa", seed=11)
+    page.locator(".ttr-title").click()
+    tab_to(page, ".ttr-offer input[type=checkbox]")
+    tops = []
+    boxes = page.locator(".ttr-offer input[type=checkbox]")
+    for i in range(boxes.count()):
+        page.keyboard.press(" ")  # tick it
+        page.wait_for_timeout(150)  # at a person's pace: each tick reaches the kernel
+        tops.append(page.evaluate("() => document.activeElement.getBoundingClientRect().top"))
+        if i + 1 < boxes.count():
+            page.keyboard.press("Tab")
+    assert tops == sorted(tops), f"the tickets are not visited top to bottom: {tops}"
+    page.wait_for_function(
+        "() => !document.querySelector('button.ttr-keep').disabled", timeout=WAIT_MS
+    )
+    page.keyboard.press("Tab")  # (once Keep is on: a person reads the button first)
+    focused = page.evaluate("() => document.activeElement.className")
+    assert "ttr-keep" in focused, f"after the last ticket Tab went to {focused!r}"
+    before = serial(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "(n) => Number(document.querySelector('.ttr-status-box [data-serial]')"
+        ".getAttribute('data-serial')) > n && !document.querySelector('button.ttr-keep')"
+        ".offsetParent",
+        arg=before,
+        timeout=WAIT_MS,
+    )
+    # The bots keep their tickets (Bots play until my turn), then draw from the deck twice,
+    # each time with Tab from the top of the play column (so in the screen's order).
+    for target in ("button.ttr-bots-until-me", "button.ttr-draw-blind", "button.ttr-draw-blind"):
+        page.locator(".ttr-turn").click()
+        tab_to(page, f"{target}:not(:disabled)")
+        before = serial(page)
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "(n) => Number(document.querySelector('.ttr-status-box [data-serial]')"
+            ".getAttribute('data-serial')) > n",
+            arg=before,
+            timeout=WAIT_MS,
+        )
+    assert "Bruno" in page.locator(".ttr-turn").inner_text(), status(page)
+    log = page.locator(".ttr-log").inner_text()
+    assert log.count("Ann draws") == 2 or "Ann draws 2" in log or "Ann takes" in log, log
+    window_shot(page, "a11y-keyboard-turn.png")
+    no_errors(page)
+
+
+# ------------------------------------------------------------------- screen readers
+def test_the_bots_moves_are_read_out_and_the_board_is_described(page: Any) -> None:
+    """A polite live log reads each bot's move as the turn log writes it; the board's
+    canvas is named and described by the board in words (whose routes, what is left, the
+    player's tickets and whether each is completed)."""
+    at_width(page, *LAPTOP)
+    game(page, "usa", seed=3)
+    keep_tickets(page)
+    for _ in range(3):
+        if page.locator("button.ttr-bot-step").is_enabled():
+            click_and_settle(page, "button.ttr-bot-step")
+    live = page.locator(".ttr-live")
+    assert live.get_attribute("aria-live") == "polite"
+    said = live.inner_text()
+    log = page.locator(".ttr-log li").all_inner_texts()
+    bots = [
+        line.lstrip("0123456789") for line in log if line.lstrip("0123")[:5] in ("Bruno", "Chen ")
+    ]
+    assert bots, log
+    for line in bots:
+        assert line.strip() in said, f"not read out: {line!r} (the live log: {said!r})"
+    canvas = page.locator(".ttr-board-canvas canvas").last
+    assert "game board" in (canvas.get_attribute("aria-label") or "")
+    described = canvas.get_attribute("aria-describedby")
+    text = page.locator(f"[id='{described}']").text_content() or ""
+    for name in ("Ann", "Bruno", "Chen"):
+        assert name in text, text
+    assert "routes are claimed" in text and "Ann's tickets" in text
+    assert "not completed yet" in text or "completed:" in text, text
+
+
+# -------------------------------------------------------------------------- a phone
+def test_on_a_phone_the_board_and_claim_are_on_screen_together(page: Any) -> None:
+    """At 390×844: a route tapped on the board (near, not on it: a fingertip) is chosen,
+    and its payment and *Claim this route* appear in a panel fixed at the bottom, with the
+    turn's words, while the board is still in view. Every control is at least 44 px
+    tall. (Claim was about 1,500 px below the tapped route, and buttons were 28 px.)"""
+    at_width(page, *PHONE)
+    game(page, "usa", seed=5)
+    keep_tickets(page)
+    page.evaluate(JS_SCROLL_TOP)
+    geometry = geometry_for(page, "usa")
+    rid, shape = next(
+        (rid, shape) for rid, shape in sorted(geometry.routes.items()) if len(shape.spaces) >= 4
+    )
+    x, y = shape.spaces[1].cx, shape.spaces[1].cy
+    page_x, page_y = canvas_point(page, x, y)
+    before = serial(page)
+    page.mouse.click(page_x + 4, page_y + 3)  # beside the space, as a fingertip lands
+    page.wait_for_function(
+        "() => document.querySelector('.ttr-selected').innerText.includes('Selected route')",
+        timeout=WAIT_MS,
+    )
+    page.wait_for_timeout(400)
+    window_shot(page, "a11y-phone-claim-390.png")
+    assert serial(page) >= before
+    assert page.evaluate(JS_IN_VIEW, "button.ttr-claim"), "Claim is off screen"
+    assert page.evaluate(JS_IN_VIEW, ".ttr-turn-line"), "the turn's words are off screen"
+    board = page.locator(".ttr-board-canvas").bounding_box()
+    claim = page.locator(".ttr-claim-box").bounding_box()
+    assert board["y"] + board["height"] > 0 and board["y"] < claim["y"], "no board in view"
+    small = page.evaluate(JS_SMALL_TARGETS, 44)
+    assert not small, f"tap targets under 44 px: {small}"
+    no_errors(page)
+    at_width(page, *LAPTOP)
+
+
+# ------------------------------------------------------------------------- a laptop
+def test_on_a_laptop_keep_is_in_the_window_when_tickets_are_offered(
+    page: Any, context: Any, voila: Voila
+) -> None:
+    """At 1366×768, the tickets offered and *Keep* are in the window without scrolling,
+    beside the whole board: in a new game, and at the first step of the Europe tutorial,
+    whose words fill the column above them (*Keep* was at 856–884 px there)."""
+    at_width(page, *LAPTOP)
+    game(page, "usa", seed=9)
+    page.wait_for_timeout(300)
+    window_shot(page, "a11y-laptop-keep-1366.png")
+    assert page.evaluate(JS_IN_VIEW, "button.ttr-keep"), "Keep is below the fold"
+    tab = context.new_page()
+    try:
+        tab.set_viewport_size({"width": LAPTOP[0], "height": LAPTOP[1]})
+        tab.goto(voila.url + "?tutorial=europe", wait_until="domcontentloaded", timeout=60_000)
+        tab.locator("button.ttr-keep").wait_for(state="visible", timeout=90_000)
+        tab.wait_for_timeout(800)  # the column's scrolling settles
+        window_shot(tab, "a11y-laptop-keep-tutorial-1366.png")
+        assert tab.evaluate(JS_IN_VIEW, "button.ttr-keep"), "Keep is below the fold"
+        assert tab.evaluate(JS_IN_VIEW, ".ttr-tutorial-task"), "the step's task is out of view"
+        board = tab.locator(".ttr-board-canvas canvas").bounding_box()
+        assert board["y"] >= 0 and board["y"] + board["height"] <= LAPTOP[1]
+    finally:
+        tab.close()
+
+
+# ----------------------------------------------------------------------- 200% zoom
+def test_at_200_percent_zoom_nothing_overlaps_or_leaves_the_window(page: Any) -> None:
+    """1366×768 at 200% browser zoom lays the page out in 683×384 CSS pixels: no control
+    or heading overlaps another, nothing reaches past the right edge, the page does not
+    scroll sideways; a game's panels and the first screen alike."""
+    game(page, "europe", seed=2)
+    at_width(page, *ZOOMED)
+    for part in ("game", "route"):
+        if part == "route":
+            page.locator(".ttr-route-picker select").select_option(index=3)
+            page.wait_for_timeout(500)
+        overlaps = page.evaluate(JS_OVERLAPS)
+        window_shot(page, f"a11y-zoom200-{part}.png")
+        assert not overlaps, f"overlapping at 200%: {overlaps}"
+        wide = page.evaluate(
+            "() => Math.max(...[...document.querySelectorAll('.ttr-app *')]"
+            ".filter(e => e.getClientRects().length).map(e => e.getBoundingClientRect().right))"
+        )
+        assert wide <= ZOOMED[0] + 1, f"something reaches {wide:.0f} px in a {ZOOMED[0]} px page"
+    at_width(page, *LAPTOP)
