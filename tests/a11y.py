@@ -124,14 +124,15 @@ JS_SMALL_TARGETS = """
 }
 """
 
-# Pairs of visible controls and text boxes of the app that overlap each other.
+# Pairs of visible controls and text boxes of the app that overlap each other (``floating``:
+# the phone's fixed panels too, else they are left out).
 JS_OVERLAPS = """
-() => {
+(floating) => {
   const els = [...document.querySelectorAll(
     '.ttr-app button, .ttr-app select, .ttr-app input, .ttr-app textarea, '
     + '.ttr-app .jupyter-widget-Collapse-header, .ttr-app h3, .ttr-app .ttr-status')]
     .filter(el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
-    .filter(el => !el.closest('.ttr-dock, .ttr-claim-box'));  // the phone's panels float
+    .filter(el => floating || !el.closest('.ttr-dock, .ttr-claim-box'));
   const boxes = els.map(el => [el, el.getBoundingClientRect()]);
   const hits = [];
   for (let i = 0; i < boxes.length; i++) {

@@ -49,7 +49,6 @@ __all__ = ["context", "pytestmark", "voila"]  # fixtures used by name
 
 LAPTOP = (1366, 768)
 PHONE = (390, 844)
-ZOOMED = (683, 384)  # 1366×768 at 200% browser zoom: the page lays out in half the pixels
 
 
 @pytest.fixture(scope="module")
@@ -311,22 +310,37 @@ def test_on_a_laptop_keep_is_in_the_window_when_tickets_are_offered(
 
 
 # ----------------------------------------------------------------------- 200% zoom
-def test_at_200_percent_zoom_nothing_overlaps_or_leaves_the_window(page: Any) -> None:
-    """1366×768 at 200% browser zoom lays the page out in 683×384 CSS pixels: no control
-    or heading overlaps another, nothing reaches past the right edge, the page does not
-    scroll sideways; a game's panels and the first screen alike."""
+JS_RIGHTMOST = """
+() => Math.max(...[...document.querySelectorAll('.ttr-app *')]
+  .filter(e => e.getClientRects().length).map(e => e.getBoundingClientRect().right))
+"""
+
+
+@pytest.mark.parametrize("window", [(1366, 768), (1200, 800)])
+def test_at_200_percent_zoom_nothing_overlaps_or_leaves_the_window(
+    page: Any, window: tuple[int, int]
+) -> None:
+    """A laptop's window at 200% browser zoom lays the page out in half its pixels (683×384,
+    600×400: the phone's layout): no control or heading overlaps another, the phone's
+    bottom panels included (in so short a window they stay in the page's flow instead of
+    covering it), nothing reaches past the right edge; with a route chosen too."""
+    width, height = window[0] // 2, window[1] // 2
+    at_width(page, *LAPTOP)
     game(page, "europe", seed=2)
-    at_width(page, *ZOOMED)
+    keep_tickets(page)
+    at_width(page, width, height)
     for part in ("game", "route"):
         if part == "route":
             page.locator(".ttr-route-picker select").select_option(index=3)
             page.wait_for_timeout(500)
-        overlaps = page.evaluate(JS_OVERLAPS)
-        window_shot(page, f"a11y-zoom200-{part}.png")
+        overlaps = page.evaluate(JS_OVERLAPS, True)
+        window_shot(page, f"a11y-zoom200-{width}-{part}.png")
         assert not overlaps, f"overlapping at 200%: {overlaps}"
-        wide = page.evaluate(
-            "() => Math.max(...[...document.querySelectorAll('.ttr-app *')]"
-            ".filter(e => e.getClientRects().length).map(e => e.getBoundingClientRect().right))"
+        fixed = page.evaluate(
+            "() => [...document.querySelectorAll('.ttr-dock, .ttr-claim-box')]"
+            ".filter(e => getComputedStyle(e).position === 'fixed').length"
         )
-        assert wide <= ZOOMED[0] + 1, f"something reaches {wide:.0f} px in a {ZOOMED[0]} px page"
+        assert not fixed, "a fixed panel covers the page in a short window"
+        wide = page.evaluate(JS_RIGHTMOST)
+        assert wide <= width + 1, f"something reaches {wide:.0f} px in a {width} px page"
     at_width(page, *LAPTOP)

@@ -413,7 +413,7 @@ class GameApp(BotTurns, TimelineAndSaves):
         self.key_html.value = (
             "<details class='ttr-note ttr-key-line'><summary>Key to the board: colour "
             "letters, seat numbers and pieces</summary>"
-            f"{self.ui.colour_key()}</details>"
+            f"{panels.colour_legend_html(self.map)}{self.ui.colour_key()}</details>"
         )
         self.position = len(game.history) if game else 0
         self.dropped_moves = []

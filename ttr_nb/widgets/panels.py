@@ -199,11 +199,13 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
 .ttr-result-box .widget-html-content { max-width: 100%; }
 .ttr-missed { color: #a61b12; }
 .ttr-key-line { font-size: 12px; }
+.ttr-legend-item { display: inline-block; margin: 2px 10px 2px 0; white-space: nowrap; }
 /* The phone's dock (the step, the question, the turn) is no box at all on a wider screen. */
 .ttr-dock { display: contents !important; }
-@media (max-width: 600px) {
+@media (max-width: 600px) and (min-height: 560px) {
   /* The phone: the step's or the turn's words, the question and Claim in a panel fixed at
-     the bottom, over the board's end (the page leaves its height free below). */
+     the bottom, over the board's end (the page leaves its height free below). Not in a
+     short window (a laptop at 200% zoom): there it would cover most of the page. */
   .ttr-dock { display: flex !important; flex-flow: column nowrap !important; position: fixed;
     left: 0; right: 0; bottom: 0; z-index: 20; max-height: 50vh; overflow-y: auto !important;
     background: #fffdf6; border-top: 3px solid #8a7b52; box-shadow: 0 -2px 8px #0004;
@@ -218,6 +220,8 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
   .ttr-claim-box:not(.ttr-no-route) .ttr-show-claimable,
   .ttr-claim-box:not(.ttr-no-route) .ttr-claimable { display: none !important; }
   .ttr-app { padding-bottom: var(--ttr-dock-space, 0px); }
+}
+@media (max-width: 600px) {
   /* Tap targets of at least 44 px. */
   .ttr-app .widget-button, .ttr-app .jupyter-button { min-height: 44px !important; }
   .ttr-app .widget-dropdown, .ttr-app .widget-text, .ttr-app .widget-checkbox,
@@ -249,6 +253,22 @@ def chip(color: str, text: str | None = None) -> str:
         f'<span class="ttr-chip" style="background:{background};color:{sw.ink}" '
         f'title="{html.escape(sw.name)}">{label}</span>'
     )
+
+
+def colour_legend_html(game_map: Map) -> str:
+    """The key's colours: each card and route colour of ``game_map`` as its chip (its
+    letter on its colour) and its name, so a letter on the board reads without knowing
+    the colour."""
+    used = {r.color for r in game_map.routes} | {c.color for c in game_map.card_types}
+    order = [c for c in style.SWATCHES if c in used] + sorted(used - set(style.SWATCHES))
+    items = []
+    for color in order:
+        sw = style.swatch(color)
+        mark = "" if sw.letter else " (no letter)"
+        items.append(
+            f"<span class='ttr-legend-item'>{chip(color)}{html.escape(sw.name)}{mark}</span>"
+        )
+    return f"<div class='ttr-legend'>{''.join(items)}</div>"
 
 
 def player_chip(seat: int) -> str:
