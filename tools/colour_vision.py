@@ -113,9 +113,7 @@ def _table(fills: dict[str, str], what: str) -> str:
         found = pairs(fills, deficiency)
         nearest = found[0]
         close = [p for p in found if p.distance < CLOSE]
-        told = "; ".join(
-            f"{p.a} {_cue(p.a)} / {p.b} {_cue(p.b)} ({p.distance:.1f})" for p in close
-        )
+        told = "; ".join(f"{p.a} {_cue(p.a)} / {p.b} {_cue(p.b)} ({p.distance:.1f})" for p in close)
         lines.append(
             f"| {vision} | {nearest.a} and {nearest.b} | {nearest.distance:.1f} | "
             f"{told or 'none'} |"
