@@ -8,7 +8,9 @@ Screenshots and axe-core's findings go to ``test-artifacts/a11y-*`` (docs/access
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,7 +45,9 @@ from browser import (
     window_shot,
 )
 
+from ttr_nb import load_map
 from ttr_nb.rules import playable_maps
+from ttr_nb.widgets import style
 
 __all__ = ["context", "pytestmark", "voila"]  # fixtures used by name
 
@@ -344,3 +348,81 @@ def test_at_200_percent_zoom_nothing_overlaps_or_leaves_the_window(
         wide = page.evaluate(JS_RIGHTMOST)
         assert wide <= width + 1, f"something reaches {wide:.0f} px in a {width} px page"
     at_width(page, *LAPTOP)
+
+
+# ------------------------------------------------------------------------ tutorials
+@needs_axe
+@pytest.mark.parametrize("map_name", ["usa", "europe"])
+def test_every_tutorial_step_passes_axe(context: Any, voila: Voila, map_name: str) -> None:
+    """Each step of the USA and Europe tutorials as it opens (the step's words, its marked
+    panels and the position), at 1366×768; the first step at 390 px too."""
+    tab = context.new_page()
+    try:
+        tab.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+        tab.goto(f"{voila.url}?tutorial={map_name}", wait_until="domcontentloaded")
+        tab.locator(".ttr-tutorial-text").wait_for(state="visible", timeout=90_000)
+        tab.wait_for_timeout(500)
+        assert_axe_clean(tab, f"tutorial-{map_name}-1-390")
+        at_width(tab, *LAPTOP)
+        steps = int(tab.locator(".ttr-tutorial-header").inner_text().split(" of ")[1].split(":")[0])
+        for step in range(1, steps + 1):
+            assert f"Step {step} of" in tab.locator(".ttr-tutorial-header").inner_text()
+            assert_axe_clean(tab, f"tutorial-{map_name}-{step}-1366")
+            if step < steps:
+                click_and_settle(tab, "button.ttr-tutorial-next")
+                tab.wait_for_timeout(200)
+        no_errors(tab)
+    finally:
+        # The step reached is kept in this browser's storage: forget it, so a page opened
+        # later in the same browser starts on the first screen again.
+        tab.evaluate("() => localStorage.clear()")
+        tab.close()
+
+
+# ------------------------------------------------------------------------ colour vision
+def test_the_board_seen_by_colour_blind_eyes_matches_the_docs_figures(page: Any) -> None:
+    """The USA board's screenshot seen through deuteranopia, protanopia and tritanopia
+    (daltonlens; kept as ``a11y-board-*.png``): each route colour read off the simulated
+    pixels of a space (beside its letter) gives the closest pair the docs print for that
+    simulation, within 3 CIEDE2000 units, and the letters stay on the spaces."""
+    pytest.importorskip("daltonlens")
+    import numpy as np
+    from basic_colormath import get_delta_e
+    from PIL import Image
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+    import colour_vision as cv
+
+    at_width(page, *LAPTOP)
+    game(page, "usa", seed=1)
+    page.evaluate(JS_SCROLL_TOP)
+    shot = page.locator(".ttr-board-canvas canvas").last
+    path = Path(window_shot(page, "a11y-board-normal-vision.png"))
+    box = shot.bounding_box()
+    image = np.array(Image.open(path).convert("RGB"))
+    geometry = geometry_for(page, "usa")
+    scale = box["width"] / geometry.width
+    game_map = load_map("usa")
+    points: dict[str, tuple[int, int]] = {}
+    for rid, shape in sorted(geometry.routes.items()):
+        color = game_map.route_by_id[rid].color
+        if color in points or color == "gray" or len(game_map.parallel(game_map.route_by_id[rid])):
+            continue
+        space = max(shape.spaces, key=lambda s: s.half_length)
+        x = space.cx + space.ux * space.half_length * 0.6  # beside the letter
+        y = space.cy + space.uy * space.half_length * 0.6
+        points[color] = (round(box["x"] + x * scale), round(box["y"] + y * scale))
+    assert len(points) == 8, sorted(points)
+    for vision, deficiency in cv.SIMULATIONS.items():
+        seen = image if deficiency is None else cv._SIMULATOR.simulate_cvd(image, deficiency, 1.0)
+        Image.fromarray(seen).save(path.with_name(f"a11y-board-{vision.replace(' ', '-')}.png"))
+        read = {
+            c: tuple(
+                int(v) for v in np.median(seen[y - 1 : y + 2, x - 1 : x + 2].reshape(-1, 3), 0)
+            )
+            for c, (x, y) in points.items()
+        }
+        measured = min(get_delta_e(read[a], read[b]) for a in read for b in read if a < b)
+        fills = {c: style.swatch(c).fill for c in points}
+        expected = cv.pairs(fills, deficiency)[0].distance
+        assert abs(measured - expected) <= 3, f"{vision}: {measured:.1f} on screen, {expected:.1f}"
