@@ -61,6 +61,7 @@ class Scroller(anywidget.AnyWidget):
         ``min_width``, only in a window at least this wide (where the column scrolled
         sits beside the board, so the board stays in view). Of requests sent together,
         the one of highest ``priority`` is served last (it stays in view)."""
-        self.send(
-            {"kind": "show", "selector": selector, "min_width": min_width, "priority": priority}
-        )
+        message: dict[str, object] = {"kind": "show", "selector": selector, "min_width": min_width}
+        if priority:
+            message["priority"] = priority
+        self.send(message)
