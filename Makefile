@@ -8,7 +8,7 @@ SITE_PORT ?= 8000
 SITE_VENV := .venv-site
 
 .PHONY: docs docs-deps app teacher test setup lint unit browser-deps db-deps bench-tables notebooks record-notebooks bench bench-load strength digests play clean \
-	site site-serve site-test site-bench npm-deps hub-deps
+	site site-serve site-test site-bench npm-deps hub-deps a11y-deps
 
 $(BIN)/ttr-nb: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -125,7 +125,12 @@ hub-deps: npm-deps
 	@test -x tests/hub/node_modules/.bin/configurable-http-proxy || \
 	  npm ci --prefix tests/hub --no-audit --no-fund --loglevel=error
 
-test: setup lint browser-deps db-deps hub-deps
+# axe-core for the accessibility browser tests (pinned in tests/a11y/package-lock.json).
+a11y-deps: npm-deps
+	@test -f tests/a11y/node_modules/axe-core/axe.min.js || \
+	  npm ci --prefix tests/a11y --no-audit --no-fund --loglevel=error
+
+test: setup lint browser-deps db-deps hub-deps a11y-deps
 	$(BIN)/python -m pytest -q --durations=30
 
 # ---- documentation: Sphinx, MyST and MyST-NB; the lessons run at build time (cached by
@@ -166,7 +171,7 @@ site-serve:
 	$(PYTHON) -m http.server --bind $(HOST) --directory _site $(SITE_PORT)
 
 # Builds the site and checks it in Chromium with the internet cut off.
-site-test: setup browser-deps site
+site-test: setup browser-deps a11y-deps site
 	TTR_SITE=_site $(BIN)/python -m pytest -q -s tests/test_site.py tests/test_site_docs.py
 
 # Site size, cold start to a drawn board, time per bot move in Pyodide and CPython.
