@@ -8,7 +8,7 @@ SITE_PORT ?= 8000
 SITE_VENV := .venv-site
 
 .PHONY: docs docs-deps app teacher test setup lint unit browser-deps db-deps bench-tables notebooks record-notebooks bench bench-load strength digests play clean \
-	site site-serve site-test site-bench npm-deps hub-deps
+	site site-serve site-test site-bench npm-deps hub-deps a11y-deps
 
 $(BIN)/ttr-nb: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,9 +27,18 @@ setup: $(BIN)/ttr-nb $(VENV)/$(TEMPLATE)
 
 # Serve the Voilà app on 127.0.0.1 and print its address (settings: voila.json, made for a
 # class of 30). WARM=2 keeps 2 kernels started for arriving visitors instead of 30.
+# CERTFILE=cert.pem KEYFILE=key.pem: HTTPS (for `make teacher` too); PROXIES=10.0.0.5: behind
+# a reverse proxy at that address (comma-separated), believe its X-Forwarded-For
+# (docs/deployment/one-machine.md).
+SCHEME := $(if $(CERTFILE),https,http)
+TLS_OPTIONS = $(if $(CERTFILE),--certfile=$(CERTFILE) --keyfile=$(KEYFILE))
+PROXY_OPTIONS = $(if $(PROXIES),--ClassroomVoila.trust_xheaders=True \
+  $(foreach p,$(subst $(comma), ,$(PROXIES)),--ClassroomVoila.trusted_proxies=$(p)))
+comma := ,
 app: setup
-	@echo "ttr-nb app: http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
-	$(BIN)/voila notebooks/app.ipynb --no-browser --Voila.ip=$(HOST) --port=$(PORT) \
+	@echo "ttr-nb app: $(SCHEME)://$(HOST):$(PORT)/  (Ctrl-C stops it)"
+	$(BIN)/python -m ttr_nb.voila_server notebooks/app.ipynb --no-browser --Voila.ip=$(HOST) \
+	  --port=$(PORT) $(TLS_OPTIONS) $(PROXY_OPTIONS) \
 	  $(if $(WARM),--ClassroomKernelManager.warm_kernels=$(WARM))
 
 # The teacher's page over every shared table (same store as the app), on its own port, behind
@@ -37,8 +46,8 @@ app: setup
 # TTR_TEACHER_PASSWORD_HASH, from the environment; never from the repository).
 TEACHER_PORT ?= 8867
 teacher: setup
-	TTR_APP_PORT=$(PORT) $(BIN)/python -m ttr_nb.teacher_server --host $(HOST) --port $(TEACHER_PORT) -- \
-	  --ClassroomKernelManager.warm_kernels=1
+	TTR_APP_PORT=$(PORT) $(BIN)/python -m ttr_nb.teacher_server --host $(HOST) --port $(TEACHER_PORT) \
+	  $(TLS_OPTIONS) -- --ClassroomKernelManager.warm_kernels=1 $(PROXY_OPTIONS)
 
 # A class arriving: VISITORS real Chromium pages within SPREAD seconds, then the server alone
 # (visitors over HTTP and websocket, no browser): VISITORS within SPREAD s and WS_VISITORS
@@ -116,7 +125,12 @@ hub-deps: npm-deps
 	@test -x tests/hub/node_modules/.bin/configurable-http-proxy || \
 	  npm ci --prefix tests/hub --no-audit --no-fund --loglevel=error
 
-test: setup lint browser-deps db-deps hub-deps
+# axe-core for the accessibility browser tests (pinned in tests/a11y/package-lock.json).
+a11y-deps: npm-deps
+	@test -f tests/a11y/node_modules/axe-core/axe.min.js || \
+	  npm ci --prefix tests/a11y --no-audit --no-fund --loglevel=error
+
+test: setup lint browser-deps db-deps hub-deps a11y-deps
 	$(BIN)/python -m pytest -q --durations=30
 
 # ---- documentation: Sphinx, MyST and MyST-NB; the lessons run at build time (cached by
@@ -157,7 +171,7 @@ site-serve:
 	$(PYTHON) -m http.server --bind $(HOST) --directory _site $(SITE_PORT)
 
 # Builds the site and checks it in Chromium with the internet cut off.
-site-test: setup browser-deps site
+site-test: setup browser-deps a11y-deps site
 	TTR_SITE=_site $(BIN)/python -m pytest -q -s tests/test_site.py tests/test_site_docs.py
 
 # Site size, cold start to a drawn board, time per bot move in Pyodide and CPython.

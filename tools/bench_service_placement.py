@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import os
 import statistics
 import sys
 import tempfile
@@ -155,6 +156,8 @@ def main(argv: list[str] | None = None) -> int:
         print(bots, figures[f"server request, bots {bots}"], flush=True)
     figures["service poll over HTTP"] = summary(poll_latency(args.seconds))
     print("poll", figures["service poll over HTTP"], flush=True)
+    figures["command"] = f"python tools/bench_service_placement.py --seconds {args.seconds:g}"
+    figures["load_average_1min"] = round(os.getloadavg()[0], 1)
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
     return 0

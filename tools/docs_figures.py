@@ -522,6 +522,9 @@ def write_all(out: Path) -> list[Path]:
     files = {name: NOTE + text for name, text in tables.items()}
     files["layers.md"] = LAYERS_NOTE + layers_table()
     files["layers.svg"] = layers_svg()
+    import colour_vision  # tools/colour_vision.py (docs/accessibility.md's colour tables)
+
+    files["colour_vision.md"] = colour_vision.tables()
     written = []
     for name, text in files.items():
         path = out / name

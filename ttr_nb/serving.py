@@ -589,8 +589,9 @@ def note_client(handler: Any, notebook: Any = None, cwd: Any = None) -> Any:
     server signs teacher passes). The page cannot forge either: the server writes and runs
     that cell, and a page runs no code. Returns the notebook to run (a copy; the served
     file is unchanged)."""
-    request = getattr(handler, "request", None)
-    address = getattr(request, "remote_ip", None)
+    from .proxies import client_address  # the peer's, or a trusted proxy's visitor
+
+    address = client_address(handler)
     _client.set(address)
     if notebook is None or not address:
         return None

@@ -178,6 +178,11 @@ def write_figures(app: Sphinx) -> None:
     text = lessons_toctree()
     if not toc.exists() or toc.read_text(encoding="utf-8") != text:
         toc.write_text(text, encoding="utf-8")
+    from ttr_nb.teaching.curriculum import course_list  # the lessons page's list of lessons
+
+    listed = DOCS / "_generated" / "lessons_list.md"
+    if not listed.exists() or listed.read_text(encoding="utf-8") != course_list():
+        listed.write_text(course_list(), encoding="utf-8")
 
 
 def on_builder_inited(app: Sphinx) -> None:

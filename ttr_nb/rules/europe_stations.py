@@ -5,9 +5,12 @@ A station in a city lets its owner count, for their tickets only, one route that
 another player claimed into or out of that city. Each of a player's stations borrows
 one route (several players' stations may borrow the same one); a station never adds
 to the longest path. Choosing the borrowed routes is a small optimisation over the
-ticket graph: with ``s`` stations and at most ``d`` routes into each city there are at
-most ``d**s`` choices (Paris has the most routes, 7: at most 343 choices for 3
-stations), few enough to try them all, each checked with a union-find.
+ticket graph: a station chooses among the other players' routes into its city, so
+stations in cities of ``d1, d2, ...`` tracks have at most ``d1 * d2 * ...`` choices.
+On the Europe board Paris has the most tracks, 10, then Frankfurt 8, Berlin and
+Pamplona 7: at most 10 * 8 * 7 = 560 choices for 3 stations with 4 or 5 players
+(with 2 or 3, one track of each double route stays closed: at most 7 * 6 * 6 = 252),
+few enough to try them all, each checked with a union-find.
 """
 
 from __future__ import annotations

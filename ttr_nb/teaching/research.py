@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import inspect
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from types import SimpleNamespace
+from typing import Any
 
 import networkx as nx
 
@@ -138,6 +139,55 @@ def check_network_score(score: Callable[[Map, list[int]], int]) -> CheckResult:
     return _run(check, score, "scores a network: route points plus completed tickets")
 
 
+def _in_order(values: Iterable[Any]) -> list:
+    """Sorted, numbers first: a learner's answer may mix types."""
+    return sorted(values, key=lambda v: (0, v, "") if isinstance(v, int) else (1, 0, str(v)))
+
+
+def _leaving_hint(game_map: Map, chosen: list[int], city: str, got: set, want: set) -> str:
+    """Name the mistake behind a wrong cut: which routes are extra or missing, and why."""
+    graph = nx.MultiGraph()
+    graph.add_node(city)
+    graph.add_edges_from(game_map.route_by_id[r].ends for r in chosen)
+    part = nx.node_connected_component(graph, city)
+    name = game_map.place_name
+    label = lambda r: game_map.route_label(game_map.route_by_id[r])  # noqa: E731
+    extra, missing = _in_order(got - want), sorted(want - got)
+    far = [r for r in missing if city not in game_map.route_by_id[r].ends]
+    if far:  # the usual mistake: the part taken too small
+        r = far[0]
+        end = next(p for p in game_map.route_by_id[r].ends if p in part)
+        return (
+            f" {label(r)} leaves the part at {name(end)}: the part is every place the chosen "
+            f"routes join to {name(city)} (by any path), not {name(city)} alone."
+        )
+    unknown = [r for r in extra if r not in game_map.route_by_id]
+    if unknown:
+        return f" {unknown[0]!r} is not a route id of the board."
+    inside = {r: sum(p in part for p in game_map.route_by_id[r].ends) for r in extra}
+    outside = [r for r in extra if inside[r] == 0]
+    if outside:
+        return (
+            f" {label(outside[0])} does not touch the part reached from {name(city)}: take the "
+            "places the chosen routes join to the city, not every place they touch."
+        )
+    if extra:
+        return (
+            f" {label(extra[0])} has both ends in the part reached from {name(city)}: it does "
+            "not leave it (exactly one end inside)."
+        )
+    r = missing[0]
+    if not got:
+        return (
+            f" You returned no route, yet {label(r)} leaves {name(city)}: every route of the "
+            "board with exactly one end in the part counts, claimed or not."
+        )
+    return (
+        f" {label(r)} leaves {name(city)} itself: every route of the board with exactly one "
+        "end in the part counts, claimed or not."
+    )
+
+
 def check_leaving_routes(leaving: Callable[[Map, list[int], str], set]) -> CheckResult:
     """Check ``leaving(game_map, chosen, city)``: the routes with one end among the places
     the chosen routes join to `city` and the other end outside (the cut the solver adds)."""
@@ -149,17 +199,46 @@ def check_leaving_routes(leaving: Callable[[Map, list[int], str], set]) -> Check
             for city in ("los-angeles", "denver", "new-york"):
                 want = leaving_routes(usa, routes, city)
                 got = _call(fn, usa, list(routes), city, case=f"From {city}")
-                if not isinstance(got, set | frozenset | list | tuple) or set(got) != want:
-                    extra = sorted(set(got) - want) if isinstance(got, set | list) else []
-                    hint = " A route with both ends inside does not leave." if extra else ""
+                if not isinstance(got, set | frozenset | list | tuple):
+                    raise _Wrong(
+                        f"from {city} with routes {sorted(routes)}: expected a set of route "
+                        f"ids, got {got!r}."
+                    )
+                if set(got) != want:
+                    hint = _leaving_hint(usa, routes, city, set(got), want)
                     raise _Wrong(
                         f"from {city} with routes {sorted(routes)}: expected {sorted(want)}, "
-                        f"got {got!r}.{hint}"
+                        f"got {_in_order(got)}.{hint}"
                     )
                 cases += 1
         return cases
 
     return _run(check, leaving, "finds the routes leaving a city's part of the network")
+
+
+def _ignored_hint(game_map: Map, seats: list[list[int]], got: set, want: set) -> str:
+    """Name the mistake behind a wrong set of ignored cities."""
+    ids = {c.id for c in game_map.cities}
+    names = {c.name for c in game_map.cities}
+    if got and not got & ids and got & names:
+        return " Return the places' ids (such as 'new-york'), not their names."
+    if got == ids - want:
+        return " Those are the cities reached: the exercise asks for the others."
+    for i in range(len(seats)):
+        if seats[i] and got == ignored(game_map, seats[i : i + 1]):
+            return " A city counts as reached when a route of any seat touches it, not one seat."
+    extra = sorted(got - want)
+    if extra:
+        place = extra[0]
+        by = next(
+            (r for routes in seats for r in routes if place in game_map.route_by_id[r].ends), None
+        )
+        if place in ids and by is not None:
+            route = game_map.route_label(game_map.route_by_id[by])
+            return f" {game_map.place_name(place)} is an end of {route}: both ends count."
+        return f" {place!r} is not a place of the map."
+    place = sorted(want - got)[0]
+    return f" No route of any seat touches {game_map.place_name(place)}: it is ignored too."
 
 
 def check_ignored(fn_ignored: Callable[[Map, list[list[int]]], set]) -> CheckResult:
@@ -175,10 +254,13 @@ def check_ignored(fn_ignored: Callable[[Map, list[list[int]]], set]) -> CheckRes
                 seats = [rng.sample(ids, n), rng.sample(ids, n // 2)]
                 want = ignored(game_map, seats)
                 got = _call(fn, game_map, seats, case=f"On {name}")
-                if not isinstance(got, set | frozenset | list | tuple) or set(got) != want:
+                label = f"on {name} with {n} and {n // 2} routes"
+                if not isinstance(got, set | frozenset | list | tuple):
+                    raise _Wrong(f"{label}: expected a set of place ids, got {got!r}.")
+                if set(got) != want:
+                    hint = _ignored_hint(game_map, seats, set(got), want)
                     raise _Wrong(
-                        f"on {name} with {n} and {n // 2} routes: expected {len(want)} "
-                        f"cities, got {got!r}."
+                        f"{label}: expected {len(want)} cities, got {len(set(got))}.{hint}"
                     )
                 cases += 1
         return cases

@@ -28,6 +28,7 @@ from ..maps import Map, load_map
 from ..rules import playable_maps
 from . import panels
 from . import variants as variant_uis
+from .access import PageAccess
 from .app_bots import BotTurns
 from .app_timeline import TimelineAndSaves
 from .board import BoardPieces, BoardWidget
@@ -120,6 +121,7 @@ class GameApp(BotTurns, TimelineAndSaves):
         self.store = BrowserStore()
         self.store.on_stored(self.guard(self._offer_resume))
         self.scroller = Scroller()
+        self.access = PageAccess()  # keyboard and screen-reader help in the page
         self.prompt.on_open.append(lambda: self.scroller.show(".ttr-prompt"))
         self.tables = TablePlay(self, service_factory)
         self.tutorial = TutorialPlay(self)
@@ -155,16 +157,23 @@ class GameApp(BotTurns, TimelineAndSaves):
         )
         self.new_game_box.set_title(0, "New game: map, players, seed")
         self.new_game_box.selected_index = None
+        # On a phone the step's or the turn's words and the question stay on screen with
+        # the board: the dock is a panel fixed at the bottom of the window (and the claim
+        # panel, once a route is chosen, sits on it: panels.APP_CSS); on a wider screen the
+        # dock is no box at all (display: contents). The page's order is the screen's, so
+        # the keyboard and a screen reader meet the panels in the order they are seen.
+        self.dock = widgets.VBox(
+            [self.tutorial.widget, self.prompt.widget, self.turn.widget],
+            _dom_classes=["ttr-dock"],
+        )
         # Everything about the game; hidden at a table still waiting for its players (the
         # table's panel, above it, is then the whole column).
         self.game_panels = widgets.VBox(
             [
-                self.tutorial.widget,
-                self.prompt.widget,
+                self.dock,
                 self.reminders.widget,
                 self.result_html,
                 self.coach.review_widget,
-                self.turn.widget,
                 self.variant_top_box,
                 self.offer.widget,
                 self.cards.widget,
@@ -180,8 +189,10 @@ class GameApp(BotTurns, TimelineAndSaves):
         self.play_column = widgets.VBox(
             [self.tables.table_box, self.game_panels], _dom_classes=["ttr-play-column"]
         )
+        self.board_text = widgets.HTML(_dom_classes=["ttr-board-text"])
         self.board_column = widgets.VBox(
-            [self.board.widget, self.explore_note], _dom_classes=["ttr-board-column"]
+            [self.board.widget, self.board_text, self.explore_note],
+            _dom_classes=["ttr-board-column"],
         )
         self.history_column = widgets.VBox(
             [self.timeline.widget, self.log_html], _dom_classes=["ttr-history-column"]
@@ -218,6 +229,7 @@ class GameApp(BotTurns, TimelineAndSaves):
                 extras,
                 self.store,
                 self.scroller,
+                self.access,
                 self.tables.keeper,
                 self.tables.timer,
                 self.tutorial.keeper,
@@ -402,7 +414,7 @@ class GameApp(BotTurns, TimelineAndSaves):
         self.key_html.value = (
             "<details class='ttr-note ttr-key-line'><summary>Key to the board: colour "
             "letters, seat numbers and pieces</summary>"
-            f"{self.ui.colour_key()}</details>"
+            f"{panels.colour_legend_html(self.map)}{self.ui.colour_key()}</details>"
         )
         self.position = len(game.history) if game else 0
         self.dropped_moves = []
@@ -456,6 +468,14 @@ class GameApp(BotTurns, TimelineAndSaves):
             self.position = len(game.history)
             self._view_cache = None
         last = game.log[-1] if game is not None and moved else None
+        if game is not None and moved:  # read out the others' moves (a screen reader)
+            for seat, line in zip(
+                (m.player for m in game.history[moves_before:]),
+                game.log[moves_before:],
+                strict=True,
+            ):
+                if not self.is_human(seat):
+                    self.access.announce(f"{line}.")
         self.refresh(f"{last}." if last else None, with_hint=bool(last))
 
     def leave_table(self) -> None:
@@ -553,6 +573,8 @@ class GameApp(BotTurns, TimelineAndSaves):
             self.board.select(None)
         if not self.tutorial.active:
             self.store.follow(self.game)
+        if by_bot:
+            self.access.announce(f"{line}.")
         self.refresh(("Bot: " if by_bot else "") + f"{line}.", with_hint=True)
         self.schedule_bots()
         return True
@@ -560,6 +582,8 @@ class GameApp(BotTurns, TimelineAndSaves):
     def _report(self, message: str, where: Note | None, bad: bool) -> None:
         if where is not None:
             where.show(message, bad)
+        if bad:
+            self.access.announce(message)
         self.refresh(message, bad=bad)
 
     # ============================================================= drawing
@@ -593,6 +617,7 @@ class GameApp(BotTurns, TimelineAndSaves):
         self.game_panels.layout.display = "" if playable else "none"
         self.explore_note.value = "" if playable or at_table else panels.explore_html(self.map)
         if view is None:
+            self.board_text.value = ""
             self.board.set_pieces(BoardPieces())
             for panel in (self.turn, self.offer, self.claim, self.cards, self.hand):
                 panel.render(shown)  # nothing of a game stays behind
@@ -600,6 +625,12 @@ class GameApp(BotTurns, TimelineAndSaves):
             self._set_status(message or self.tables.idle_text() or "Explore mode.", bad)
             return
         self.draw_board()  # first: it is what the learner watches after a click
+        self.board_text.value = panels.board_text_html(
+            view,
+            shown.viewer,
+            lambda t: self.ui.ticket_text(view, t),
+            [self.seat_role(seat) for seat in range(len(view.state.players))],
+        )
         for panel in (self.turn, self.offer, self.claim, self.cards, self.hand):
             panel.render(shown)
         for box in (self.claim.widget, self.cards.widget):  # nothing to act on once over
