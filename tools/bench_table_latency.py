@@ -158,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         "seen_p95_ms": round(seen[int(0.95 * (len(seen) - 1))]),
         "seen_max_ms": round(seen[-1]),
         "command": "python tools/bench_table_latency.py --moves " + str(args.moves),
+        "load_average_1min": round(os.getloadavg()[0], 1),
     }
     print(
         f"table latency: {figures['moves']} moves, seen at the other seat p50 "
