@@ -211,3 +211,49 @@ def test_the_voila_server_starts_the_service_and_keeps_the_database_from_kernels
         run(test)
     finally:
         os.environ.pop("TTR_TABLES_URL", None)
+
+
+def test_killing_the_voila_server_stops_its_service_and_the_next_one_takes_over(tmp_path):
+    """kill -9 of the Voilà server: its table service stops by itself within seconds; the
+    server started again runs the service on the same address with the same key, so a
+    page's pass still works and every acknowledged move is there."""
+    import subprocess
+    import sys
+
+    url = f"sqlite:///{tmp_path / 'tables.sqlite'}"
+    starter = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import time\nfrom ttr_nb.table_service import ServiceProcess\n"
+            f"s = ServiceProcess({url!r})\ns.ensure()\nprint('UP', flush=True)\ntime.sleep(600)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert starter.stdout.readline().strip() == "UP"
+        first = ServiceProcess(url)
+        first.ensure()  # finds the running service through its record: the same key
+        assert first.proc is None and first.alive()
+        tables = http_client(first, "ann")
+        made = tables.create_table("usa", ["human", "greedy"], "Ann")
+        ann = SeatClient(tables, made.table_id, seat=0, token=made.token)
+        ann.play(ann.game.legal_actions()[0])
+        acknowledged = len(ann.game.history)
+        starter.kill()  # kill -9 of the server that started the service
+        starter.wait(10)
+        deadline = time.monotonic() + 10
+        while first.alive():
+            assert time.monotonic() < deadline, "the service outlived its server"
+            time.sleep(0.2)
+        again = ServiceProcess(url)
+        again.ensure()  # the server started again
+        try:
+            assert (again.port, again.key) == (first.port, first.key)
+            ann.sync(force=True)  # the page's old pass, the old address: it just works
+            assert len(ann.game.history) >= acknowledged == 1
+        finally:
+            again.stop()
+    finally:
+        starter.kill()

@@ -379,3 +379,47 @@ def test_the_server_tells_each_visitors_kernel_its_address():
             await km.shutdown_all(now=True)
 
     run(test)
+
+
+def test_killing_postgresql_loses_no_acknowledged_move():
+    """kill -9 of PostgreSQL (the postmaster and every backend) under a game through the real
+    service: the page is told the store cannot be reached; once PostgreSQL is started again,
+    play goes on and every move a page was told is stored is there."""
+    with pg_server().temporary_postgres() as url, http_service(url, timeout_s=2) as service:
+        tables = http_client(service, "ann", timeout=5)
+        made = tables.create_table("usa", ["human", "greedy"], "Ann")
+        ann = SeatClient(tables, made.table_id, seat=0, token=made.token)
+        acknowledged = 0
+        while acknowledged < 8:
+            ann.sync()
+            if ann.my_turn:
+                legal = ann.game.legal_actions()
+                ann.play(next((a for a in legal if type(a).__name__ == "DrawBlind"), legal[0]))
+                acknowledged = len(ann.game.history)
+            else:
+                time.sleep(0.1)
+        folder = Path(url.split("host=", 1)[1].split("&", 1)[0])
+        postmaster = psutil.Process(
+            int((folder / "data" / "postmaster.pid").read_text().split()[0])
+        )
+        for proc in [postmaster, *postmaster.children(recursive=True)]:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                proc.send_signal(signal.SIGKILL)
+        time.sleep(1)
+        with pytest.raises(StoreUnavailableError):
+            ann.sync(force=True)
+        pg_server().start_again(url)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                ann.sync(force=True)
+                break
+            except StoreUnavailableError:
+                assert time.monotonic() < deadline
+                time.sleep(0.3)
+        assert len(TableStore(url).moves(made.table_id)) >= acknowledged
+        while not ann.my_turn:  # the service's bot moves again
+            assert time.monotonic() < deadline + 30
+            time.sleep(0.2)
+            ann.sync()
+        ann.play(ann.game.legal_actions()[0])
