@@ -1,7 +1,7 @@
 """Shared tables in a database: a table is its settings plus an append-only, numbered move log.
 
-Map, seed and moves decide a game, so that is all a table stores; every page that shows the
-table rebuilds the game from them (:class:`~ttr_nb.tables.client.TableClient`). A move is
+Map, seed and moves decide a game, so that is all a table stores; the table service's referee
+rebuilds the game from them (:class:`~ttr_nb.tables.referee.Referee`). A move is
 stored only if it is the next number: two clicks that race for the same number cannot both
 land, the loser is told the table moved on (:class:`~ttr_nb.errors.StaleMoveError`), and
 nothing is applied twice.
@@ -12,8 +12,9 @@ pages of one class run on several machines. Pages learn of changes by a cheap po
 row (:meth:`TableStore.version`). Reading never needs a write transaction, so a read-only
 store still shows its tables.
 
-Secrets (seat tokens, seat codes, the creator's token) are stored as SHA-256 digests only;
-the seed never leaves the store while a game runs except to rebuild it inside the server.
+Secrets (seat tokens, seat codes, the creator's token) are stored as SHA-256 digests only.
+Only the table service opens the store (:mod:`.service`): the seed never leaves it while a
+game runs.
 
 What one visitor may do is limited per page and per client address (:mod:`.limits`); old
 tables go after a retention period, and the store's size is bounded (:mod:`.retention`); a
