@@ -811,3 +811,29 @@ def test_a_freed_seats_old_page_shows_nothing_of_its_new_player(store):
     state = widget_state_text(dan)
     assert "Fay" not in state and not any(t in state for t in fays)
     assert dan.tables.client is None  # the kernel holds no view of the table any more
+
+
+def test_stepping_back_at_a_table_shows_the_seats_own_past_and_no_one_elses(store):
+    ann = page(store)
+    code = open_table(ann, ["human", "human"])
+    ben = page(store)
+    join(ben, code, "Ben", 1)
+    tick(ann)
+    keep_offered(ann)
+    tick(ben)
+    keep_offered(ben)
+    tick(ann)
+    assert ann.act(DrawBlind()) and ann.act(DrawBlind())
+    tick(ben)
+    ben.go_to(1)  # right after Ann kept her tickets: Ben still chooses his
+    past = ben.view
+    assert len(past.history) == 1 and past.state.players[1].offer
+    whole = whole_game(store, ben.tables.client.table_id).replay(1)
+    assert past.state.players[1].offer == whole.state.players[1].offer  # his own, as it was
+    assert all(t < 0 for t in past.state.players[0].tickets)  # Ann's: how many, not which
+    assert past.state.players[0].hand["?"] == whole.state.players[0].hand_size
+    state = widget_state_text(ben)
+    for ticket in whole.state.players[0].tickets:
+        assert ticket_name(whole.map, ticket) not in state
+    ben.go_to(len(ben.game.history))
+    assert ben.view is ben.game
