@@ -49,7 +49,8 @@ USA_RULES = (
 
 @register_tutorial("usa")
 def usa_tutorial() -> Tutorial:
-    """The USA tutorial: 15 steps, from the first tickets to passing when nothing is possible."""
+    """The USA tutorial: 15 steps of one game, from the first tickets to its score, then a
+    tie in another game and a recap."""
     m = "usa"
     return Tutorial(
         map_id=m,
@@ -70,6 +71,6 @@ def usa_tutorial() -> Tutorial:
             common.last_round(m),
             common.final_turn(m),
             common.ties(m),
-            common.passing(m),
+            common.recap(m, common.USA_RECAP),
         ),
     )
