@@ -6,7 +6,8 @@ face-up cards, the deck buttons, the route on the board (or the Route list on a 
 a payment and *Claim this route*, *Draw tickets* and the ticks, the variant's panels, the
 app's questions; where no control is mapped here (Märklin's journeys) it presses *Show me*.
 It knows what to click because each step's position is built the same way here (the
-engine is deterministic): the test builds it too and follows it move by move.
+engine is deterministic): the test opens it too, carried on from the game its own moves
+left, and follows it move by move.
 
 One Voilà server for the module; one test per map walks its whole tutorial once at each
 width. Timings (a click to the page's answer) and step counts go to

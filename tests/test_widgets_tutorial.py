@@ -269,6 +269,31 @@ def test_a_refused_move_gets_its_rule_in_words() -> None:
     assert "Not allowed" in app.cards.note.text
 
 
+def test_the_target_is_the_only_highlight_and_is_named() -> None:
+    app = make_app()
+    app.claim.show_claimable.value = True  # the learner's setting before the tutorial
+    app.start_tutorial("usa")
+    app.tutorial.go(step_index(app, "two-cards"))
+    assert app.game.legal_actions() and any(
+        isinstance(a, ClaimRoute) for a in app.game.legal_actions()
+    ), "a route the learner could claim: it must not light up while the step asks for cards"
+    assert app.board.pieces.highlighted == frozenset()
+    assert app.claim.show_claimable.layout.display == "none"
+    assert not app.tutorial.step.marks_for(app.game).routes
+
+    app.tutorial.go(step_index(app, "pay-colour"))
+    step = app.tutorial.step
+    (route,) = step.marks_for(app.game).routes
+    name = app.game.map.route_label(app.game.map.route_by_id[route])
+    assert app.board.pieces.highlighted == frozenset()  # only the tutorial's orange ring
+    assert name in step.task and name in step.goal.asks
+    app.cards.tickets_button.click()  # legal, but the step asks for that claim
+    assert f"not this step's: claim {name}, the marked route" in app.tutorial.feedback.text
+
+    app.tutorial.leave_button.click()
+    assert app.claim.show_claimable.value and app.claim.show_claimable.layout.display == ""
+
+
 def test_show_me_plays_the_step_and_explains_it() -> None:
     app = make_app()
     app.start_tutorial("usa")
@@ -415,6 +440,47 @@ def test_a_reload_resumes_the_same_step_and_forged_progress_is_ignored() -> None
         assert not other.tutorial.active and other.first_screen.showing
     with pytest.raises(ValueError, match="no tutorial"):
         app.start_tutorial("atlantis")
+
+
+def test_a_reload_keeps_the_done_marks_and_the_learners_own_game() -> None:
+    app = make_app(welcome=True)
+    kept = sent(app.tutorial.keeper)
+    app.start_tutorial("usa")
+    finish_step(app, choose=frugal_move)  # keeps 2 tickets of 3
+    assert len(app.game.state.players[0].tickets) == 2
+    app.tutorial.next_button.click()
+    finish_step(app, choose=frugal_move)  # any move: tickets again, keeping 1
+    mine = sorted(app.game.state.players[0].tickets)
+    assert len(mine) == 3
+    hand = dict(app.game.state.players[0].hand)
+    app.tutorial.next_button.click()
+    app.tutorial.next_button.click()  # step 3 skipped: played for the learner, not done
+    assert app.tutorial.index == 3
+    progress = [m["progress"] for m in kept if m.get("kind") == "keep"][-1]
+    assert progress["done"] == [0, 1] and progress["step"] == 3
+
+    reloaded = make_app(welcome=True)  # the page again: the browser sends what it kept
+    keeper = reloaded.tutorial.keeper
+    keeper._received(keeper, {"kind": "stored", "text": json.dumps(progress)}, [])
+    tutorial = reloaded.tutorial
+    assert tutorial.active and tutorial.index == 3
+    assert tutorial.done_steps == {0, 1}
+    assert "2 of 15 steps done" in tutorial.header.value
+    assert tutorial.header.value.count("class='done'") == 2
+    assert sorted(reloaded.game.state.players[0].tickets) == mine  # their own choice
+    step_2_end = tutorial.ends[1]
+    assert dict(step_2_end.state.players[0].hand) == hand  # the cards they drew
+    assert reloaded.game.snapshot() == app.game.snapshot()  # the very same game
+
+    forged = dict(progress, moves=[[{"type": "KeepTickets", "tickets": [999]}], "x"])
+    other = make_app(welcome=True)
+    other.tutorial.keeper._received(
+        other.tutorial.keeper, {"kind": "stored", "text": json.dumps(forged)}, []
+    )
+    assert other.tutorial.active and other.tutorial.index == 3 and not other.errors
+    kept_then = other.game.state.players[0].tickets
+    assert 999 not in kept_then and len(kept_then) == 3  # the tutorial's own choice instead
+    check_consistent(other, "a forged progress")
 
 
 def test_leaving_the_tutorial_forgets_its_progress() -> None:
