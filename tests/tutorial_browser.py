@@ -3,9 +3,9 @@ as ``tutorial_browser`` by test_browser_tutorial.py and test_site.py).
 
 It knows what to click because each step's position is built the same way here (the engine
 is deterministic): it opens the step too, carried on from the game its own moves left, and
-follows it move by move, making each move with the page's controls: face-up cards, the deck buttons, the route on the board (or the Route
-list on a phone) with a payment and *Claim this route*, *Draw tickets* and the ticks, the
-variant's panels, the app's questions. Where no control is mapped here (Märklin's journeys)
+follows it move by move, making each move with the page's controls: face-up cards, the
+deck buttons, the route on the board (or the Route list on a phone) with a payment and
+*Claim this route*, *Draw tickets* and the ticks, the variant's panels, the app's questions. Where no control is mapped here (Märklin's journeys)
 it presses *Show me*.
 """
 
