@@ -5,8 +5,8 @@ It knows what to click because each step's position is built the same way here (
 is deterministic): it opens the step too, carried on from the game its own moves left, and
 follows it move by move, making each move with the page's controls: face-up cards, the
 deck buttons, the route on the board (or the Route list on a phone) with a payment and
-*Claim this route*, *Draw tickets* and the ticks, the variant's panels, the app's questions. Where no control is mapped here (Märklin's journeys)
-it presses *Show me*.
+*Claim this route*, *Draw tickets* and the ticks, the variant's panels, the app's questions.
+Where no control is mapped here (Märklin's journeys) it presses *Show me*.
 """
 
 from __future__ import annotations
