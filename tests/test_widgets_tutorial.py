@@ -529,6 +529,56 @@ def test_a_visitor_with_a_game_in_progress_goes_back_to_it() -> None:
     assert len(app.game.history) == 1
 
 
+# ------------------------------------------------------------------ the rules card
+CARD_WORDS = {  # a line each variant's card has and the others do not
+    "usa": "longest continuous path",
+    "germany": "Globetrotter",
+    "maerklin": "Locomotive +4",
+    "europe": "train station",
+    "world": "harbor",
+}
+
+
+@pytest.mark.parametrize("map_id", list(CARD_WORDS))
+def test_the_rules_card_opens_at_any_time_with_the_maps_own_rules(map_id: str) -> None:
+    app = make_app(map_name=map_id, welcome=True)
+    card = app.rules_card
+    assert card.widget in app.widget.children  # above the board, outside the first screen
+    assert card.panel.layout.display == "none" and card.toggle.description == "Rules"
+    card.toggle.value = True  # the button (a native button: Enter or Space opens it)
+    assert card.panel.layout.display == "" and card.toggle.description == "Close the rules"
+    body = html.unescape(card.body.value)
+    for part in ("On your turn", "Claiming a route", "The end and the score"):
+        assert part in body
+    game_map, rules = app.map, app.game.rules
+    lengths = sorted({r.length for r in game_map.routes})
+    assert "".join(f"<td>{game_map.route_points(n)}</td>" for n in lengths) in card.body.value
+    assert f"ends a turn with {rules.end_trigger_pieces} " in body  # the end trigger
+    assert CARD_WORDS[map_id] in body
+    assert not [w for m, w in CARD_WORDS.items() if m != map_id and w in body]
+    card.pages.value = "house"
+    house = html.unescape(card.body.value)
+    assert "pass" in house and "share the victory" in house
+    card.close_button.click()
+    assert card.panel.layout.display == "none" and card.toggle.description == "Rules"
+    app.start_tutorial(map_id)  # and during the tutorial
+    card.open("house")
+    assert card.panel.layout.display == "" and "rulebook is silent" in card.body.value
+
+
+def test_the_recap_points_at_the_rules_card_and_the_house_rules() -> None:
+    for map_id in tutorial_maps():
+        tutorial = tutorial_for(map_id)
+        last = tutorial.steps[-1]
+        assert last.key == "recap" and last.goal is None
+        assert "Rules button" in last.text and "House rules" in last.text
+        assert not any(s.key == "passing" for s in tutorial.steps)  # on its own page now
+    app = make_app()
+    app.start_tutorial("usa", len(tutorial_for("usa").steps) - 1)
+    assert MARK_CLASS in app.rules_card.toggle._dom_classes
+    assert app.game.is_over  # the learner's own game, over
+
+
 # ------------------------------------------------------------------ the first game
 def first_game(map_id: str = "usa") -> GameApp:
     app = make_app()

@@ -574,11 +574,11 @@ class TutorialPlay:
         self.next_button.style.button_color = "#cfe8cf" if self.step_done else None
         self.first_game_button.layout.display = "" if self.finished else "none"
         # Fixed marks say where to act: gone once the step is done. Marks that follow the
-        # position (the end screen once the game is over) stay.
+        # position (the end screen once the game is over), and a step to read's, stay.
         if (
             shown.view is not None
             and not self.finished
-            and (callable(step.marks) or not self.step_done)
+            and (callable(step.marks) or not self.step_done or step.goal is None)
         ):
             self._mark(step.marks_for(shown.view).controls)
 
@@ -620,7 +620,7 @@ class TutorialPlay:
         if name.startswith("deck-"):
             deck = cards.deck_buttons.get(name[len("deck-") :])
             return [deck] if deck is not None else []
-        roots = [self.app.play_column, *getattr(self.app, "tutorial_mark_roots", ())]
+        roots = [self.app.play_column, self.app.rules_card.widget]
         return [w for root in roots for w in _walk(root) if name in w._dom_classes]
 
 
