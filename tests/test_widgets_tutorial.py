@@ -17,6 +17,7 @@ import pytest
 from tutorial_steps import click_move, finish_step, frugal_move
 
 from ttr_nb.actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets
+from ttr_nb.algorithms import TicketUnreachableError, plan_ticket
 from ttr_nb.deals import give_routes, set_face_up, set_tickets, ticket_id
 from ttr_nb.rules.europe_actions import BuildStation, GiveUpTunnel, PayTunnel
 from ttr_nb.rules.world_actions import ChooseSupply, ExchangePieces
@@ -24,7 +25,7 @@ from ttr_nb.widgets import GameApp
 from ttr_nb.widgets.tutorial import tutorial_for, tutorial_maps
 from ttr_nb.widgets.tutorial.reminders import start_first_game
 from ttr_nb.widgets.tutorial.runner import MARK_CLASS, checked_progress
-from ttr_nb.widgets.tutorial.script import deal_of, rebuilt
+from ttr_nb.widgets.tutorial.script import deal_of, jump, plan_networks, rebuilt
 
 
 def make_app(**options: Any) -> GameApp:
@@ -580,8 +581,10 @@ def test_the_recap_points_at_the_rules_card_and_the_house_rules() -> None:
 
 
 # ------------------------------------------------------------------ the first game
-def first_game(map_id: str = "usa") -> GameApp:
+def first_game(map_id: str = "usa", seed: int = 7) -> GameApp:
     app = make_app()
+    app.setup.fresh_seed_box.value = False  # the same game every run
+    app.setup.seed_box.value = seed
     start_first_game(app, map_id)
     while app.game.phase == "setup":  # tickets kept, by Ann and by the bot
         if app.is_human(app.game.current_player):
@@ -631,6 +634,117 @@ def test_first_game_reminds_a_closed_double_route_the_last_round_and_a_lost_tick
     text = reminders(app)
     assert "ticket-lost" in text and "Seattle" in text and "cannot be completed" in text
     assert "last-round" in app.reminders.widget.value or "last round" in text
+
+
+def _cheapest(game: Any, ticket: int) -> Any:
+    """The cheapest way Ann can still join ``ticket`` (her routes free)."""
+    game_map = game.map
+    board = [(r.id, r.a, r.b, r.length) for r in game_map.routes]
+    mine = set(game.state.players[0].routes)
+    closed = {
+        r.id
+        for r in game_map.routes
+        if r.id not in mine and game.rules.route_problem(game.state, 0, r) is not None
+    }
+    a, b = (game_map.targets(c) for c in game_map.ticket_by_id[ticket].cities)
+    return plan_ticket(board, a, b, owned=mine, unavailable=closed)
+
+
+def test_first_game_reminds_a_ticket_its_trains_can_no_longer_reach() -> None:
+    """The fourth reminder, reached by play: Ann spends her trains away from her longest
+    ticket (every move a legal one; the bot keeps off that ticket's routes too) until one
+    of her tickets needs more spaces than she has trains; the reminder names it, once."""
+    app = first_game()
+    game = app.game
+    ticket = max(game.state.players[0].tickets, key=lambda t: game.map.ticket_by_id[t].points)
+    path = _cheapest(game, ticket).route_ids
+    near = {p for rid in path for p in game.map.route_by_id[rid].ends}
+    far = [r.id for r in game.map.routes if set(r.ends) & near]
+    plans = plan_networks(game, {0: 42}, toward_tickets=(), avoid=far)
+
+    def out_of_reach(g: Any) -> list[int]:
+        left = sum(g.state.players[0].pieces.values())
+        found = []
+        for t, done in g.ticket_status(0):
+            try:
+                if not done and _cheapest(g, t).spaces > left:
+                    found.append(t)
+            except TicketUnreachableError:
+                found.append(t)
+        return found
+
+    assert not out_of_reach(game) and "ticket-lost" not in reminders(app)
+    jump(
+        game,
+        plans,
+        lambda g: g.state.current == 0 and g.state.pending is None and bool(out_of_reach(g)),
+        avoid=far,
+    )
+    app.position = len(game.history)  # the app shows the latest move, as after its own
+    app.refresh()
+    text = html.unescape(reminders(app))
+    names = [
+        " → ".join(game.map.place_name(c) for c in game.map.ticket_by_id[t].cities)
+        for t in out_of_reach(game)
+    ]
+    assert "ticket-lost" in text and "cannot be completed any more" in text
+    assert any(name in text for name in names), (names, text)
+    assert "more spaces and you have" in text  # (this game: too few trains, not taken)
+    app.act(DrawBlind())
+    app.act(DrawBlind())
+    assert [r.key for r in app.reminders.said].count("ticket-lost") == 1
+
+
+def test_first_game_reminds_a_ticket_whose_routes_are_taken() -> None:
+    """The fourth reminder, reached by play: the bot claims every route into a city of
+    Ann's ticket (legal claims, cards drawn for them)."""
+    app = first_game()
+    game = app.game
+    ticket = game.state.players[0].tickets[0]
+    city = game.map.ticket_by_id[ticket].cities[0]
+    into = [r.id for r in game.map.routes if city in r.ends]
+    plans = {1: into}
+    jump(game, plans, lambda g: not plans[1] and g.state.current == 0)
+    assert all(
+        game.state.owner.get(r) == 1
+        or game.rules.route_problem(game.state, 0, game.map.route_by_id[r])
+        for r in into
+    )
+    app.position = len(game.history)
+    app.refresh()
+    text = html.unescape(reminders(app))
+    assert "ticket-lost" in text and "are taken" in text
+
+
+def test_first_game_coach_speaks_plainly_near_the_board() -> None:
+    app = first_game()
+    coach = app.coach
+    assert coach.toggle.value and coach.plain_widget in app.board_column.children
+    plain = coach.plain_widget.value
+    first_view, why = plain.split("<details", 1)
+    assert "Coach:" in first_view
+    for jargon in ("Steiner", "union", "Dreyfus", ".ipynb", "Dijkstra", "forest", "algorithm"):
+        assert jargon not in first_view, jargon
+    advice = coach.coaching(app.view)
+    label = app.map.route_label
+    named = [label(app.map.route_by_id[r]) for r in advice.plan.routes]
+    line = re.search(
+        r"<li>(?:Claim (.+?) now: your cards pay for it|Collect (\d+) more (\w+)[^<]*? for (.+?))"
+        r"\.</li>",
+        first_view,
+    )
+    assert line, first_view
+    route = html.unescape(line.group(1) or line.group(4))
+    assert route in named  # a route of the coach's own plan, by name
+    planned = app.map.route_by_id[advice.plan.routes[named.index(route)]]
+    if line.group(3):  # the colour to collect: the route's, or for gray the commonest held
+        assert line.group(3) == planned.color or planned.color == "gray"
+    assert "<summary>Why?</summary>" in why and "Steiner" in why  # the algorithm, behind Why?
+    assert "Graphs 5" in why and ".ipynb" not in why  # its lesson, by title
+    assert "under the board" in coach.body.value
+    app.start()  # a later game: the coach as it always was
+    coach.toggle.value = True
+    assert coach.plain_widget.value == "" and "My plan" in coach.body.value
 
 
 def test_reminders_follow_only_the_first_game() -> None:

@@ -289,6 +289,19 @@ def between(game: Game, start: int) -> str:
 
 # ------------------------------------------------------------------ the registry
 TUTORIALS: dict[str, Callable[[], Tutorial]] = {}
+LESSON_TITLES: dict[str, str] = {}
+"""Each rules lesson's title (its notebook's first heading; a test compares them), by file
+name: links to a lesson say its title, never its file name."""
+
+
+def register_lessons(titles: dict[str, str]) -> None:
+    """Name the lessons a variant's rules link to (file name -> title)."""
+    LESSON_TITLES.update(titles)
+
+
+def lesson_title(name: str) -> str:
+    """The title of the lesson ``name`` (its file name, without the suffix, if unknown)."""
+    return LESSON_TITLES.get(name) or name.removesuffix(".ipynb").replace("_", " ")
 
 
 def register_tutorial(map_id: str) -> Callable[[Callable[[], Tutorial]], Callable[[], Tutorial]]:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import html
 import json
 import logging
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -37,7 +36,17 @@ from ...game import Game
 from .. import panels
 from ..board_art import route_polygons
 from ..controls import Note, button
-from .model import Marks, Opening, Rule, Step, Tutorial, tutorial_for, tutorial_maps
+from ..lesson_links import lesson_link
+from .model import (
+    Marks,
+    Opening,
+    Rule,
+    Step,
+    Tutorial,
+    lesson_title,
+    tutorial_for,
+    tutorial_maps,
+)
 from .reminders import start_first_game
 
 if TYPE_CHECKING:
@@ -190,17 +199,14 @@ def checked_progress(text: Any) -> Progress | None:
     return Progress(map_id, step, done, tuple(moves))
 
 
-def lesson_html(rules: list[Rule]) -> str:
-    """Where the lessons teach ``rules`` in depth: each section and its file, once. On the
-    static site (Python in the browser) a link into the site's JupyterLab, two folders
-    above the app's page; a Voilà server serves the app alone, so there the file is named."""
-    parts = []
-    for lesson, section in dict.fromkeys((r.lesson, r.section) for r in rules):
-        words = f"<i>{html.escape(section)}</i> in <code>{html.escape(lesson)}</code>"
-        if sys.platform == "emscripten":
-            href = html.escape(f"../../lab/index.html?path={lesson}", quote=True)
-            words = f"<a href='{href}' target='_blank' rel='noopener'>{words}</a>"
-        parts.append(words)
+def lesson_html(rules: list[Rule], page_base: str | None = None) -> str:
+    """Where the lessons teach ``rules`` in depth: each section in its lesson, once, by
+    title, a link where the lesson can open from the app's page (see
+    :mod:`ttr_nb.widgets.lesson_links`)."""
+    parts = [
+        lesson_link(lesson_title(lesson), lesson, page_base, section)
+        for lesson, section in dict.fromkeys((r.lesson, r.section) for r in rules)
+    ]
     return "In depth: " + "; ".join(parts)
 
 
@@ -562,7 +568,9 @@ class TutorialPlay:
                 else f"<div>{_paragraphs(step.text)}</div>"
                 f"<div class='ttr-tutorial-task'><b>Your move:</b> {html.escape(step.task)}</div>"
             )
-            self.lesson.value = lesson_html([tutorial.rule(r) for r in step.rules])
+            self.lesson.value = lesson_html(
+                [tutorial.rule(r) for r in step.rules], self.app.links.base
+            )
         last = self.index + 1 >= total
         self.show_button.layout.display = "none" if self.finished or step.goal is None else ""
         self.show_button.disabled = self.step_done

@@ -101,9 +101,10 @@ def _pile(game: Game, what: str, deck: str) -> list[Any]:
 
 
 def _record(game: Game, what: str, deck: str) -> None:
+    """Record a rearrangement in a tutorial game's deal (another game has none to keep)."""
     record = deal_of(game)
     if record is None:
-        raise ValueError("not a tutorial game: its face-down piles are not arranged")
+        return
     order = tuple(_pile(game, what, deck))
     entry = (len(game.history), what, deck, order)
     vars(game)[DEAL_KEY] = replace(record, arranged=(*record.arranged, entry))

@@ -33,6 +33,7 @@ from ..tutorial.model import (
     Rule,
     Step,
     Tutorial,
+    register_lessons,
     register_tutorial,
     turn_over,
 )
@@ -50,6 +51,13 @@ from .usa_tutorial import USA_RULES
 E1 = "rules_europe_1_setup_and_tickets.ipynb"
 E2 = "rules_europe_2_ferries_and_tunnels.ipynb"
 E3 = "rules_europe_3_stations_end_and_quiz.ipynb"
+register_lessons(
+    {
+        E1: "Europe — the rules (1 of 3)",
+        E2: "Europe — the rules (2 of 3)",
+        E3: "Europe — the rules (3 of 3)",
+    }
+)
 MAP = "europe"
 LOCO = "locomotive"
 

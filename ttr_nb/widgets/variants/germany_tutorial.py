@@ -18,7 +18,15 @@ from ...game import Game
 from ...rules.germany import BOARD_KEY, HELD_KEY
 from ..controls import count
 from ..tutorial import claiming, common
-from ..tutorial.model import LEARNER, Marks, Rule, Step, Tutorial, register_tutorial
+from ..tutorial.model import (
+    LEARNER,
+    Marks,
+    Rule,
+    Step,
+    Tutorial,
+    register_lessons,
+    register_tutorial,
+)
 from ..tutorial.positions import (
     cards_for,
     finish_setup,
@@ -35,6 +43,13 @@ from .usa_tutorial import USA_RULES
 G1 = "rules_germany_1_setup_and_passengers.ipynb"
 G2 = "rules_germany_2_routes_tickets_scoring.ipynb"
 G3 = "rules_germany_3_countries_and_quiz.ipynb"
+register_lessons(
+    {
+        G1: "Ticket to Ride: Germany — the rules (1 of 3)",
+        G2: "Ticket to Ride: Germany — the rules (2 of 3)",
+        G3: "Ticket to Ride: Germany — the rules (3 of 3)",
+    }
+)
 MAP = "germany"
 
 _FROM_USA = {r.id: r for r in USA_RULES}

@@ -26,6 +26,7 @@ from ..tutorial.model import (
     Step,
     Tutorial,
     is_card_draw,
+    register_lessons,
     register_tutorial,
 )
 from ..tutorial.positions import cards_for, label, pays_plain, plain_slot, top_plain
@@ -41,6 +42,12 @@ from .usa_tutorial import USA_RULES
 
 M1 = "rules_maerklin_1_cards_and_passengers.ipynb"
 M2 = "rules_maerklin_2_journeys_and_scoring.ipynb"
+register_lessons(
+    {
+        M1: "Ticket to Ride: Märklin — the rules (1 of 3)",
+        M2: "Ticket to Ride: Märklin — the rules (2 of 3)",
+    }
+)
 MAP = "maerklin"
 FACE_UP = tuple(f"face-up-{i}" for i in range(5))
 

@@ -30,6 +30,7 @@ from ..tutorial.model import (
     draw_cards,
     is_card_draw,
     keep_tickets,
+    register_lessons,
     register_tutorial,
 )
 from ..tutorial.positions import (
@@ -46,6 +47,13 @@ from ..tutorial.script import arrange, blind_turn, colour_cards, in_pile, others
 W1 = "rules_world_1_decks_and_supply.ipynb"
 W2 = "rules_world_2_routes_and_harbors.ipynb"
 W3 = "rules_world_3_tours_and_quiz.ipynb"
+register_lessons(
+    {
+        W1: "Rails & Sails: World — the rules (1 of 3)",
+        W2: "Rails & Sails: World — the rules (2 of 3)",
+        W3: "Rails & Sails: World — the rules (3 of 3)",
+    }
+)
 MAP = "world"
 SUPPLY = ChooseSupply(20, 40)  # the rulebook's advice for a first game
 FACE_UP = tuple(f"face-up-{i}" for i in range(6))
