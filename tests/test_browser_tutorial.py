@@ -109,8 +109,20 @@ def test_first_screen_then_a_reload_resumes_the_tutorial(tab: Any) -> None:
 @pytest.mark.parametrize(
     ("map_id", "shots"),
     [
-        ("usa", ("first-tickets", "face-up-locomotive", "pay-colour", "final-turn")),
-        ("germany", ("passenger-pickup", "countries", "final-turn")),
+        (
+            "usa",
+            (
+                "first-tickets",
+                "turn",
+                "face-up-locomotive",
+                "pay-colour",
+                "last-round",
+                "final-turn",
+                "ties",
+                "recap",
+            ),
+        ),
+        ("germany", ("passenger-pickup", "countries", "later-tickets", "final-turn")),
         ("maerklin", ("place-passenger", "move-passenger")),
         ("world", ("two-decks", "pair-route", "harbor", "final-turn")),
         ("europe", ("first-tickets", "ferry", "tunnel", "station", "the-end")),
@@ -132,4 +144,49 @@ def test_a_learner_completes_the_tutorial_by_clicking(tab: Any, map_id: str, sho
         timeout=WAIT_MS,
     )
     assert tab.locator(".ttr-coach-toggle").inner_text().startswith("Close the coach")
+    # The first game's coach: plain words beside the board, the algorithm behind Why?.
+    plain = tab.locator(".ttr-coach-plain-box")
+    plain.wait_for(state="visible", timeout=WAIT_MS)
+    if tab.locator(".ttr-offer-1 input").is_visible():  # the first tickets: keep two
+        tab.locator(".ttr-offer-0 input").check()
+        tab.locator(".ttr-offer-1 input").check()
+        click(tab, "button.ttr-keep")
+        tab.wait_for_function(
+            "() => /Collect|Claim/.test("
+            "(document.querySelector('.ttr-coach-plain-box') || {}).innerText || '')",
+            timeout=WAIT_MS,
+        )
+    assert plain.is_visible() and plain.bounding_box()["y"] < LAPTOP[1]  # in the window
+    first = plain.inner_text()
+    assert "Coach:" in first and "Steiner" not in first and ".ipynb" not in first, first
+    window_shot(tab, f"tutorial-{map_id}-first-game-coach-1366.png")
+    tab.locator(".ttr-coach-why summary").click()
+    assert "Steiner" in plain.inner_text()
     print(f"\n{map_id}: {json.dumps(figures)}")
+
+
+def test_the_rules_card_opens_and_closes_by_keyboard(tab: Any) -> None:
+    at_width(tab, *LAPTOP)
+    open_tutorial(tab, "usa")
+    button = tab.locator("button.ttr-rules-button")
+    button.focus()
+    tab.keyboard.press("Enter")
+    card = tab.locator(".ttr-rules-card")
+    card.wait_for(state="visible", timeout=WAIT_MS)
+    text = card.inner_text()
+    for part in ("On your turn", "Claiming a route", "The end and the score", "2 trains"):
+        assert part in text, part
+    box = card.bounding_box()  # over the page, whole in the window: nothing to scroll to
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP[1]
+    assert box["x"] >= 0 and box["x"] + box["width"] <= LAPTOP[0]
+    window_shot(tab, "tutorial-rules-card-1366.png")
+    tab.locator(".ttr-rules-pages button", has_text="House rules").click()
+    tab.wait_for_function(
+        "() => document.querySelector('.ttr-rules-card').innerText.includes('rulebook is silent')",
+        timeout=WAIT_MS,
+    )
+    window_shot(tab, "tutorial-house-rules-1366.png")
+    tab.locator("button.ttr-rules-close").focus()
+    tab.keyboard.press("Enter")
+    card.wait_for(state="hidden", timeout=WAIT_MS)
+    no_errors(tab)

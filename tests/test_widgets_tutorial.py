@@ -719,7 +719,7 @@ def test_first_game_reminds_a_ticket_whose_routes_are_taken() -> None:
 def test_first_game_coach_speaks_plainly_near_the_board() -> None:
     app = first_game()
     coach = app.coach
-    assert coach.toggle.value and coach.plain_widget in app.board_column.children
+    assert coach.toggle.value and coach.plain_widget in app.game_panels.children[:4]  # on top
     plain = coach.plain_widget.value
     first_view, why = plain.split("<details", 1)
     assert "Coach:" in first_view
@@ -741,7 +741,7 @@ def test_first_game_coach_speaks_plainly_near_the_board() -> None:
         assert line.group(3) == planned.color or planned.color == "gray"
     assert "<summary>Why?</summary>" in why and "Steiner" in why  # the algorithm, behind Why?
     assert "Graphs 5" in why and ".ipynb" not in why  # its lesson, by title
-    assert "under the board" in coach.body.value
+    assert "beside the board" in coach.body.value
     app.start()  # a later game: the coach as it always was
     coach.toggle.value = True
     assert coach.plain_widget.value == "" and "My plan" in coach.body.value

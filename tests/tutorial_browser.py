@@ -250,6 +250,8 @@ def walk(
         step = opening.step
         assert f"Step {i + 1} of {total}" in header(page), header(page)
         assert step.title in header(page)
+        if step.key in shots:  # the step as it opens: what happened since, its words
+            window_shot(page, f"tutorial-{map_id}-{size[0]}-{step.key}-open.png")
         game = opening.game.clone()
         if step.goal is not None:
             while not step.goal.reached(game):

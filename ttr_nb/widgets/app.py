@@ -163,6 +163,7 @@ class GameApp(BotTurns, TimelineAndSaves):
                 self.tutorial.widget,
                 self.prompt.widget,
                 self.reminders.widget,
+                self.coach.plain_widget,  # the first game's coach, beside (or under) the board
                 self.result_html,
                 self.coach.review_widget,
                 self.turn.widget,
@@ -182,8 +183,7 @@ class GameApp(BotTurns, TimelineAndSaves):
             [self.tables.table_box, self.game_panels], _dom_classes=["ttr-play-column"]
         )
         self.board_column = widgets.VBox(
-            [self.board.widget, self.coach.plain_widget, self.explore_note],
-            _dom_classes=["ttr-board-column"],
+            [self.board.widget, self.explore_note], _dom_classes=["ttr-board-column"]
         )
         self.history_column = widgets.VBox(
             [self.timeline.widget, self.log_html], _dom_classes=["ttr-history-column"]

@@ -12,7 +12,8 @@ The game's creator can
 switch it off in *New game* (a graded game): then it says so and shows nothing, until
 the game is over (the review then reveals nothing that could change a grade).
 
-In a learner's first game (after the tutorial) the coach speaks plainly, under the board:
+In a learner's first game (after the tutorial) the coach speaks plainly, at the top of the
+play column (beside the board on a laptop, right under it on a phone):
 what to do next in a player's words (:func:`ttr_nb.coach.plain.plain_advice`), with the
 algorithm, its figures and the lesson behind a *Why?* that opens in place.
 
@@ -99,7 +100,7 @@ class CoachPanel:
             _dom_classes=["ttr-coach-draw"],
         )
         self.body = widgets.HTML(_dom_classes=["ttr-coach-body"])
-        self.plain_widget = widgets.HTML(_dom_classes=["ttr-coach-plain"])  # under the board
+        self.plain_widget = widgets.HTML(_dom_classes=["ttr-coach-plain"])  # by the board
         self.review_widget = widgets.HTML(_dom_classes=["ttr-coach-review"])
         for control in (self.toggle, self.seat, self.draw_plan):
             control.observe(guard(lambda _c: self._changed()), names="value")
@@ -169,8 +170,8 @@ class CoachPanel:
         if advice is not None and self.plain:
             self.plain_widget.value = self._plain_html(view, advice)
             self.body.value = (
-                "<div class='ttr-note'>In your first game the coach speaks under the board; "
-                "its reasons are behind <i>Why?</i> there.</div>"
+                "<div class='ttr-note'>In your first game the coach speaks at the top of this "
+                "column, beside the board; its reasons are behind <i>Why?</i> there.</div>"
             )
             return
         self.body.value = self._hints_html(advice.hints) if advice is not None else ""

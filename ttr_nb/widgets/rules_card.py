@@ -26,8 +26,13 @@ if TYPE_CHECKING:
 CARD_CSS = """
 <style>
 .ttr-rules-bar { align-items: center; gap: 6px; }
+/* Over the page, not in its flow: the layout (wide or tall board, phone) stays as it is. */
 .ttr-rules-card { border: 2px solid #1a5fb4 !important; background: #f6f9fe !important;
-  max-width: 1100px; }
+  position: fixed !important; top: 6vh; left: 50%; transform: translateX(-50%);
+  width: min(1100px, 94vw); max-height: 86vh; overflow-y: auto !important; z-index: 1000;
+  box-shadow: 0 6px 28px rgba(0, 0, 0, 0.35); }
+/* A tall board's grid: the button at the end of the key's row. */
+.ttr-app.ttr-tall-board .ttr-rules { grid-area: key; justify-self: end; }
 .ttr-rules-card h3 { margin: 2px 0 6px 0; }
 .ttr-rules-columns { display: flex; flex-wrap: wrap; gap: 8px 18px; }
 .ttr-rules-columns section { flex: 1 1 260px; min-width: 0; }

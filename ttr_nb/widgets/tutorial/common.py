@@ -28,6 +28,7 @@ from .model import (
     Marks,
     Step,
     any_move,
+    claim,
     draw_cards,
     draw_tickets,
     is_card_draw,
@@ -473,7 +474,7 @@ def last_round(
                 f"Claim {name}, the marked route: it leaves you "
                 f"{count(left - route.length, piece)} and starts the last round."
             ),
-            goal=_claim_goal(route.id, f"claim {name}, the marked route"),
+            goal=claim((route.id,), f"claim {name}, the marked route"),
             marks=Marks(routes=(route.id,), controls=("ttr-claim-box", "ttr-hand-box")),
         )
 
@@ -493,12 +494,6 @@ def last_round(
             + ", then you, each play one more turn."
         ),
     )
-
-
-def _claim_goal(route: int, asks: str) -> Goal:
-    from .model import claim
-
-    return claim((route,), asks)
 
 
 def final_turns(game: Game) -> Game:

@@ -1,12 +1,14 @@
-"""What a tutorial is made of: rules with ids, steps on real positions, goals, and the
-registry of each map's tutorial.
+"""What a tutorial is made of: rules with ids, steps of one game, goals, and the registry
+of each map's tutorial.
 
-A :class:`Step` builds its position with the engine (a game dealt from a seed, then edited
-so that the step's situation occurs: :mod:`ttr_nb.deals`), says in a few sentences what the
-rule is and what to do, marks where to look, and judges the learner's moves with its
-:class:`Goal`. Every rule a tutorial teaches is a :class:`Rule` with an id; the rules
-lessons' sections name the same ids (cell metadata ``ttr_rules``), and a test checks that
-each of them is taught by some step of the map's tutorial.
+A tutorial is one game, played by the engine (:mod:`.script`): each :class:`Step` carries
+on the game the step before left (the learner's own choices stay) and plays the other
+seats' turns up to the step's situation; a step that needs another position (a jump to
+the last rounds, another game) says plainly what it is. A step says in a few sentences
+what the rule is and what to do, names and marks where to look, and judges the learner's
+moves with its :class:`Goal`. Every rule a tutorial teaches is a :class:`Rule` with an id;
+the rules lessons' sections name the same ids (cell metadata ``ttr_rules``), and a test
+checks that each of them is taught by some step of the map's tutorial.
 
 A map's tutorial lives with its variant (``ttr_nb/widgets/variants/*_tutorial.py``) and
 registers itself here with :func:`register_tutorial`: the app never branches on the map.

@@ -28,7 +28,6 @@ from .script import (
     plain_route,
     plan_networks,
     spend_or_draw,
-    wild_card,
 )
 
 OTHERS_KEEP = {1: None, 2: 2}  # at setup Bruno keeps every ticket offered, Chen the first 2
@@ -167,11 +166,6 @@ def label(game: Game, route_id: int) -> str:
     return game.map.route_label(game.map.route_by_id[route_id])
 
 
-def colour_name(game: Game, route: Route) -> str:
-    """The route's colour in words (``gray``)."""
-    return route.color
-
-
 # ------------------------------------------------------------------ bringing cards
 def collect(
     game: Game,
@@ -269,8 +263,3 @@ def ending_route(game: Game, seat: int = LEARNER, avoid: Iterable[int] = ()) -> 
         return None
     hand_pays = [r for r in options if cheapest_claim(game, r.id, seat) is not None]
     return min(hand_pays or options, key=lambda r: (r.length, r.id))
-
-
-def wild_of(game: Game) -> str:
-    """The map's plain wild card (the locomotive)."""
-    return wild_card(game)

@@ -20,6 +20,7 @@ from ..controls import count
 from ..tutorial import claiming, common
 from ..tutorial.model import (
     LEARNER,
+    Goal,
     Marks,
     Rule,
     Step,
@@ -371,9 +372,8 @@ def _country() -> Step:
     )
 
 
-def claim_goal_into() -> Any:
+def claim_goal_into() -> Goal:
     """Claiming the route from Freiburg into France."""
-    from ..tutorial.model import Goal
 
     def accepts(game: Game, action: Any) -> bool:
         return isinstance(action, ClaimRoute) and action.route == route_id(game, *INTO_FRANCE)
