@@ -147,9 +147,16 @@ def test_a_learner_completes_the_tutorial_by_clicking(tab: Any, map_id: str, sho
     # The first game's coach: plain words beside the board, the algorithm behind Why?.
     plain = tab.locator(".ttr-coach-plain-box")
     plain.wait_for(state="visible", timeout=WAIT_MS)
-    if tab.locator(".ttr-offer-1 input").is_visible():  # the first tickets: keep two
-        tab.locator(".ttr-offer-0 input").check()
-        tab.locator(".ttr-offer-1 input").check()
+    tab.wait_for_function(
+        "() => document.querySelector('.ttr-coach-plain-box').innerText.includes('Coach:')",
+        timeout=WAIT_MS,
+    )
+    if tab.locator(".ttr-offer-1 input").is_visible():  # the first tickets: keep them all
+        for i in range(tab.locator("[class*='ttr-offer-'] input").count()):
+            box = tab.locator(f".ttr-offer-{i} input")
+            if box.count():
+                box.check()
+        tab.locator("button.ttr-keep:enabled").wait_for(timeout=WAIT_MS)
         click(tab, "button.ttr-keep")
         tab.wait_for_function(
             "() => /Collect|Claim/.test("
@@ -160,8 +167,11 @@ def test_a_learner_completes_the_tutorial_by_clicking(tab: Any, map_id: str, sho
     first = plain.inner_text()
     assert "Coach:" in first and "Steiner" not in first and ".ipynb" not in first, first
     window_shot(tab, f"tutorial-{map_id}-first-game-coach-1366.png")
-    tab.locator(".ttr-coach-why summary").click()
-    assert "Steiner" in plain.inner_text()
+    tab.locator("button.ttr-coach-why").click()
+    tab.wait_for_function(
+        "() => document.querySelector('.ttr-coach-plain-box').innerText.includes('Steiner')",
+        timeout=WAIT_MS,
+    )
     print(f"\n{map_id}: {json.dumps(figures)}")
 
 

@@ -213,6 +213,8 @@ def test_every_step_carries_on_one_consistent_game(map_id: str, learner: str) ->
         else:
             before = ends[source]
             assert game.history[: len(before.history)] == before.history, where
+            if source != i - 1:  # back to the learner's game after another position
+                assert "Back to your own game" in app.tutorial.since.value, where
             assert game.state.players[0].tickets[: len(first_kept)] is not None
             assert first_kept <= set(game.state.players[0].tickets), where
             if opening.staged:
@@ -720,9 +722,9 @@ def test_first_game_coach_speaks_plainly_near_the_board() -> None:
     app = first_game()
     coach = app.coach
     assert coach.toggle.value and coach.plain_widget in app.game_panels.children[:4]  # on top
-    plain = coach.plain_widget.value
-    first_view, why = plain.split("<details", 1)
-    assert "Coach:" in first_view
+    assert coach.plain_widget.layout.display == ""
+    first_view = coach.plain_html.value
+    assert "Coach:" in first_view and coach.why_html.value == ""  # the reasons wait
     for jargon in ("Steiner", "union", "Dreyfus", ".ipynb", "Dijkstra", "forest", "algorithm"):
         assert jargon not in first_view, jargon
     advice = coach.coaching(app.view)
@@ -739,12 +741,15 @@ def test_first_game_coach_speaks_plainly_near_the_board() -> None:
     planned = app.map.route_by_id[advice.plan.routes[named.index(route)]]
     if line.group(3):  # the colour to collect: the route's, or for gray the commonest held
         assert line.group(3) == planned.color or planned.color == "gray"
-    assert "<summary>Why?</summary>" in why and "Steiner" in why  # the algorithm, behind Why?
-    assert "Graphs 5" in why and ".ipynb" not in why  # its lesson, by title
+    coach.why_toggle.value = True  # Why? (a button: a bot's move keeps it open)
+    why = coach.why_html.value
+    assert "Steiner" in why and "Graphs 5" in why and ".ipynb" not in why  # algorithm, lesson
+    app.bot_step()
+    assert coach.why_toggle.value and "Steiner" in coach.why_html.value
     assert "beside the board" in coach.body.value
     app.start()  # a later game: the coach as it always was
     coach.toggle.value = True
-    assert coach.plain_widget.value == "" and "My plan" in coach.body.value
+    assert coach.plain_widget.layout.display == "none" and "My plan" in coach.body.value
 
 
 def test_reminders_follow_only_the_first_game() -> None:

@@ -63,7 +63,6 @@ COACH_CSS = """
 .ttr-coach-plain-box { border: 2px solid #0b5cad; border-radius: 8px; background: #f3f8ff;
   padding: 6px 10px; }
 .ttr-coach-plain-box ul { margin: 2px 0 2px 18px; padding: 0; }
-.ttr-coach-plain-box summary { cursor: pointer; color: #0b4f95; font-weight: bold; }
 </style>
 """
 
@@ -100,9 +99,24 @@ class CoachPanel:
             _dom_classes=["ttr-coach-draw"],
         )
         self.body = widgets.HTML(_dom_classes=["ttr-coach-body"])
-        self.plain_widget = widgets.HTML(_dom_classes=["ttr-coach-plain"])  # by the board
+        # The first game's plain words (by the board), and its reasons behind *Why?*: a
+        # button kept in the kernel, so a bot's move redrawing the words leaves it as it was.
+        self.plain_html = widgets.HTML(_dom_classes=["ttr-coach-plain-words"])
+        self.why_toggle = widgets.ToggleButton(
+            value=False,
+            description="Why?",
+            tooltip="How the coach worked it out: the algorithm, its figures, the lesson",
+            _dom_classes=["ttr-coach-why"],
+            layout=widgets.Layout(width="auto", min_width="fit-content"),
+        )
+        self.why_html = widgets.HTML(_dom_classes=["ttr-coach-why-text"])
+        self.plain_widget = widgets.VBox(
+            [self.plain_html, self.why_toggle, self.why_html],
+            _dom_classes=["ttr-coach-plain", "ttr-coach-plain-box"],
+            layout=widgets.Layout(display="none"),
+        )
         self.review_widget = widgets.HTML(_dom_classes=["ttr-coach-review"])
-        for control in (self.toggle, self.seat, self.draw_plan):
+        for control in (self.toggle, self.seat, self.draw_plan, self.why_toggle):
             control.observe(guard(lambda _c: self._changed()), names="value")
         self.widget = widgets.VBox(
             [
@@ -128,7 +142,7 @@ class CoachPanel:
         """Show the coach's hints on ``shown`` for its chosen seat."""
         view = shown.view
         self._follow_game()
-        self.plain_widget.value = ""
+        self.plain_widget.layout.display = "none"
         if view is None:
             self.widget.layout.display = "none"
             self.review_widget.value = ""
@@ -168,7 +182,7 @@ class CoachPanel:
             return
         advice = self.coaching(view)
         if advice is not None and self.plain:
-            self.plain_widget.value = self._plain_html(view, advice)
+            self._show_plain(view, advice)
             self.body.value = (
                 "<div class='ttr-note'>In your first game the coach speaks at the top of this "
                 "column, beside the board; its reasons are behind <i>Why?</i> there.</div>"
@@ -181,18 +195,17 @@ class CoachPanel:
         """Does the coach speak plainly (a learner's first game, after the tutorial)?"""
         return bool(self.app.reminders.active)
 
-    def _plain_html(self, view: Game, advice: Coaching) -> str:
+    def _show_plain(self, view: Game, advice: Coaching) -> None:
         """The plain advice, and behind *Why?* how the coach worked it out (the
         algorithm, its figures, every hint, the lesson)."""
         assert advice.plan is not None
         words = plain_advice(view, advice.seat, advice.plan)
         items = "".join(f"<li>{html.escape(line)}</li>" for line in words.lines)
-        return (
-            "<div class='ttr-coach-plain-box' role='note' aria-label='Coach'>"
-            f"<b>Coach:</b><ul>{items}</ul><details class='ttr-coach-why'>"
-            "<summary>Why?</summary>"
-            f"{self._hints_html(advice.hints)}</details></div>"
-        )
+        self.plain_html.value = f"<b>Coach:</b><ul>{items}</ul>"
+        why = self.why_toggle.value
+        self.why_toggle.description = "Hide why" if why else "Why?"
+        self.why_html.value = self._hints_html(advice.hints) if why else ""
+        self.plain_widget.layout.display = ""
 
     def _hints_html(self, hints: Any) -> str:
         return _hints_html(hints, self.app.links.base)

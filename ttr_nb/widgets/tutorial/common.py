@@ -730,7 +730,7 @@ def recap(
         title="Recap",
         rules=rules,
         text=(
-            "Your game is over (your board is back). What you now know:"
+            "Your game is over. What you now know:"
             f"{items}\n"
             "The Rules button above the board opens all this on one screen at any time; its "
             "House rules tab says what this app decides where the rulebook is silent."

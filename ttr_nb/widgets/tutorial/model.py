@@ -156,6 +156,7 @@ class Opening:
     game: Game
     meanwhile: str = ""
     staged: str = ""
+    resumed: str = ""  # the game of an earlier step, back after another position
 
 
 @dataclass(frozen=True)
@@ -217,7 +218,12 @@ class Tutorial:
             start = len(game.history)
             game = step.carry(game)
             meanwhile = between(game, start)
-        return Opening(index, step.opened(game), game, meanwhile, step.staged_text(game))
+        resumed = (
+            f"your own game, as you left it at step {source + 1}"
+            if source is not None and source != index - 1
+            else ""
+        )
+        return Opening(index, step.opened(game), game, meanwhile, step.staged_text(game), resumed)
 
     def finish(self, opening: Opening, game: Game | None = None) -> Game:
         """``game`` (by default the opening's position, copied) with the step's goal

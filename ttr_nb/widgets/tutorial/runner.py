@@ -643,6 +643,8 @@ def _since_html(opening: Opening, skipped: str) -> str:
     parts = []
     if skipped:
         parts.append(f"<div>{html.escape(skipped)}</div>")
+    if opening.resumed:
+        parts.append(f"<div><b>Back to {html.escape(opening.resumed)}.</b></div>")
     if opening.staged:
         parts.append(
             f"<div><b>A new position for this step:</b> {html.escape(opening.staged)}</div>"

@@ -426,7 +426,7 @@ def _later_tickets() -> Step:
     text = (
         "Drawing tickets is a whole turn: you say how many of the 4 tickets come from the long "
         "deck (12 to 22 points, hard to finish) and how many from the short one, then keep at "
-        "least 1; the others go under their own deck. Your own game goes on here."
+        "least 1; the others go under their own deck."
     )
     task = "Press Draw tickets, answer how many long tickets you want, then keep at least one."
     return replace(step, text=text, task=task, after="triple-route")
