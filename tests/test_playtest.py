@@ -391,3 +391,37 @@ def test_a_dry_deck_is_reached_by_play_and_offers_only_face_up_cards():
     assert game.state.turn == seen["turn"] and game.current_player == seen["player"]
     kinds = {type(a).__name__ for a in game.legal_actions()}
     assert kinds == set(seen["offered"]) and "DrawBlind" not in kinds
+
+
+@pytest.mark.parametrize("name", ["usa-greedy-route.jsonl.gz", "usa-greedy-long-route.jsonl.gz"])
+def test_win_rates_are_the_wins_counted_directly_with_wilson_intervals(name):
+    header, games = playtest.read_games(RESULTS / name)
+    z = 1.959963984540054
+    for i, row in enumerate(playtest.win_rates(games, header["bots"])):
+        seats = [(g, s) for g in games for s, e in enumerate(g.entrants) if e == i]
+        wins = sum(1 / len(g.winners) for g, s in seats if s in g.winners)
+        n = len(seats)
+        p = wins / n
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+        assert (row.games, row.wins) == (n, pytest.approx(wins))
+        assert (row.low, row.high) == (pytest.approx(centre - half), pytest.approx(centre + half))
+        assert row.mean_score == pytest.approx(statistics.mean(g.scores[s] for g, s in seats))
+
+
+def test_ignored_cities_and_their_rank_correlation_are_counted_directly():
+    games = games_of("usa-route-route.jsonl.gz")
+    theirs = PAPER["ignored_cities_per_10000"]["counts"]
+    want = Counter()
+    for g in games:
+        reached = {c for routes in g.routes for r in routes for c in USA.route_by_id[r].ends}
+        want.update(c.id for c in USA.cities if c.id not in reached)
+    got = playtest.ignored_cities(games, USA)
+    assert {c: n for c, n in got.items() if n} == dict(want)
+    cities = sorted(theirs)
+    rho = statistics.correlation(
+        _ranks([want[c] for c in cities]), _ranks([theirs[c] for c in cities])
+    )
+    assert playtest.spearman([got[c] for c in cities], [theirs[c] for c in cities]) == (
+        pytest.approx(rho)
+    )

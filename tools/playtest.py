@@ -3,7 +3,7 @@
 The games lesson 13 reads were made by::
 
     python tools/playtest.py --map usa --games 10000 --pairings route-route --workers 2
-    python tools/playtest.py --map usa --games 2000 --pairings greedy-route,long-route-route
+    python tools/playtest.py --map usa --games 10000 --pairings greedy-route,long-route-route
     python tools/playtest.py --map usa --games 1000 --pairings random-random
 
 (USA: the study's own set-up, Route Focus against itself; two more pairings of our

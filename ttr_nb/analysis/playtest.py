@@ -15,7 +15,6 @@ import gzip
 import itertools
 import json
 import math
-import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -356,24 +355,28 @@ def bootstrap_spearman(
     finite numbers of games could explain; what lies outside it is a real difference of
     the two set-ups.
     """
+    import numpy as np  # late: the lab's one numerical loop (numpy comes with matplotlib)
+
     group = _groups(game_map)
     keys = sorted(theirs)
-    per_game = [[group[r] for seat in _seats(g, seats) for r in set(g.routes[seat])] for g in games]
-    per_game = [sorted(set(gs)) if seats != "all" else gs for gs in per_game]
-    ours = Counter(itertools.chain.from_iterable(per_game))
-    rho = spearman([ours[k] for k in keys], [theirs[k] for k in keys])
-    rng = random.Random(seed)
-    n = len(per_game)
+    column = {k: i for i, k in enumerate(keys)}
+    claimed = np.zeros((len(games), len(keys)))  # game x route: times claimed by `seats`
+    for row, g in enumerate(games):
+        for seat in _seats(g, seats):
+            for k in {group[r] for r in g.routes[seat]}:
+                if k in column:
+                    claimed[row, column[k]] += 1
+    mine = claimed.sum(axis=0)
+    counts = np.array([theirs[k] for k in keys], dtype=float)
+    rho = spearman(list(mine), list(counts))
+    rng = np.random.default_rng(seed)
+    n = len(games)
+    spread = np.sqrt(counts * (1 - counts / their_games))
     samples = []
     for _ in range(resamples):
-        picked = rng.choices(range(n), k=n)
-        mine = Counter(itertools.chain.from_iterable(per_game[i] for i in picked))
-        redrawn = []
-        for k in keys:
-            c = theirs[k]
-            sd = math.sqrt(c * (1 - c / their_games))
-            redrawn.append(max(0.0, c + rng.gauss(0.0, sd)))
-        samples.append(spearman([mine[k] for k in keys], redrawn))
+        weights = np.bincount(rng.integers(0, n, n), minlength=n)
+        redrawn = np.maximum(0.0, counts + rng.normal(0.0, 1.0, len(keys)) * spread)
+        samples.append(spearman(list(weights @ claimed), list(redrawn)))
     samples.sort()
     low = samples[int(0.025 * (resamples - 1))]
     high = samples[math.ceil(0.975 * (resamples - 1))]
