@@ -12,20 +12,29 @@ from __future__ import annotations
 
 import inspect
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable
 from types import SimpleNamespace
 from typing import Any
 
 import networkx as nx
 
+from ..analysis import playtest
 from ..analysis.best_score import map_score
 from ..maps import Map, load_map
 from .checking import CheckResult, _call, _run, _Wrong
 
 __all__ = [
+    "agreement",
     "check_ignored",
+    "fig3_rows",
+    "gap_reach",
+    "length_table",
+    "route_label",
+    "route_table",
     "check_leaving_routes",
     "check_network_score",
+    "dry_in_play",
     "ignored",
     "leaving_routes",
     "markdown",
@@ -266,6 +275,135 @@ def check_ignored(fn_ignored: Callable[[Map, list[list[int]]], set]) -> CheckRes
         return cases
 
     return _run(check, fn_ignored, "finds the cities nobody reached")
+
+
+# ------------------------------------------- the study's data (lesson 13)
+def route_label(game_map: Map, group: int) -> str:
+    """``Atlanta–Nashville (1)``: a route group by its places and our length."""
+    r = game_map.route_by_id[game_map.groups[group][0]]
+    return f"{game_map.place_name(r.a)}–{game_map.place_name(r.b)} ({r.length})"
+
+
+def fig3_rows(paper: dict, game_map: Map) -> list[dict]:
+    """For each route length: the board's share and the winners' share from the study's
+    published counts, computed with the study's board lengths and with ours, beside the
+    values its Fig. 3 plots (cut off after the digits written), and whether they agree."""
+    counts = playtest.study_counts(paper, game_map)
+    theirs = playtest.study_lengths(paper, game_map)
+    ours = {g: game_map.route_by_id[ids[0]].length for g, ids in game_map.groups.items()}
+    fig = paper["fig3"]
+    rows = []
+    for i, length in enumerate(range(1, 7)):
+        row = {"length": length, "fig3_board": fig["board"][i], "fig3_winners": fig["winners"][i]}
+        for name, lengths in (("study", theirs), ("ours", ours)):
+            claims = sum(n for g, n in counts.items() if lengths[g] == length)
+            board = sum(1 for g in counts if lengths[g] == length)
+            row[f"{name}_board"] = board / len(counts)
+            row[f"{name}_winners"] = claims / sum(counts.values())
+            row[f"{name}_matches"] = (
+                playtest.truncate(row[f"{name}_board"], row["fig3_board"]) == row["fig3_board"]
+                and playtest.truncate(row[f"{name}_winners"], row["fig3_winners"])
+                == row["fig3_winners"]
+            )
+        rows.append(row)
+    return rows
+
+
+def route_table(games: list, game_map: Map, paper: dict) -> dict:
+    """Routes by how many games their winners claimed them: each route's place (1 = most)
+    in our games and in the study's, and the counts."""
+    theirs = playtest.study_counts(paper, game_map)
+    ours = playtest.route_counts(games, game_map, "winners")
+    return {
+        "ours": dict(ours),
+        "theirs": theirs,
+        "our_rank": playtest.competition_ranks(ours),
+        "their_rank": playtest.competition_ranks(theirs),
+        "games": len(games),
+        "their_games": paper["published_winner_routes"]["games"],
+    }
+
+
+def agreement(games: list, game_map: Map, paper: dict, resamples: int = 200) -> dict:
+    """Spearman's rho (with its bootstrap interval) between the study's winners' route
+    counts and ours, for our winners, our losers and all our players: the last two are
+    the baselines that say whether *winning* play is what agrees."""
+    theirs = playtest.study_counts(paper, game_map)
+    n = paper["published_winner_routes"]["games"]
+    return {
+        seats: playtest.bootstrap_spearman(
+            games, game_map, theirs, n, seats=seats, resamples=resamples, seed=13
+        )
+        for seats in playtest.SEATS
+    }
+
+
+def length_table(games: list, game_map: Map, paper: dict) -> list[dict]:
+    """For each length: the board's share (ours), the study's winners' share (its lengths),
+    and the shares among our winners' and our losers' routes."""
+    counts = playtest.study_counts(paper, game_map)
+    lengths = playtest.study_lengths(paper, game_map)
+    total = sum(counts.values())
+    winners, board = playtest.length_shares(games, game_map, "winners")
+    losers, _ = playtest.length_shares(games, game_map, "losers")
+    return [
+        {
+            "length": n,
+            "board": board[n],
+            "study_winners": sum(c for g, c in counts.items() if lengths[g] == n) / total,
+            "our_winners": winners[n],
+            "our_losers": losers[n],
+        }
+        for n in sorted(board)
+    ]
+
+
+def gap_reach(runs: dict) -> list[dict]:
+    """How often stored play reached the rules gaps: per run, its games, the games that
+    ended because nobody could move, and the games with a turn taken with no card left to
+    draw, or with only locomotives left to deal. Runs stored without these fields (an
+    older tool's) are left out."""
+    runs = {name: games for name, games in runs.items() if games[0].ended_by is not None}
+    return [
+        {
+            "run": name,
+            "games": len(games),
+            "no_moves": sum(g.ended_by == "no_moves" for g in games),
+            "dry": sum(bool(g.dry) for g in games),
+            "wild_only": sum(bool(g.wild_only) for g in games),
+        }
+        for name, games in runs.items()
+    ]
+
+
+def dry_in_play(header: dict, games: list) -> dict | None:
+    """The first stored game in which a player had to move with no card left to draw
+    (deck and discards empty), replayed to that turn: who moves, the cards in each hand,
+    the face-up row, the moves offered, and how the game went on to end. None if no stored
+    game got there."""
+    from ..actions import DrawBlind, DrawFaceUp
+
+    number = next((i for i, g in enumerate(games) if g.dry), None)
+    if number is None:
+        return None
+
+    def dry(game) -> bool:
+        return not game.state.deck and not game.state.discard
+
+    game = playtest.replay_until(header["bots"], header["map"], number, header["seed"], dry)
+    legal = game.legal_actions()
+    return {
+        "game": number,
+        "turn": game.state.turn,
+        "player": game.current_player,
+        "hands": [p.hand_size for p in game.state.players],
+        "face_up": list(game.state.face_up),
+        "offered": Counter(type(a).__name__ for a in legal),
+        "blind_draw_offered": any(isinstance(a, DrawBlind) for a in legal),
+        "face_up_draws": sum(isinstance(a, DrawFaceUp) for a in legal),
+        "ended_by": games[number].ended_by,
+        "dry_turns": games[number].dry,
+    }
 
 
 # -------------------------------------------------- rules gaps (lesson 13)

@@ -38,6 +38,7 @@ from .controls import Note, Prompt, count
 from .files import FilesPanel
 from .links import LinkReader, follow_link
 from .play import CardsPanel, ClaimPanel, HandPanel, OfferPanel, TurnHeader
+from .rules_card import RulesCard
 from .safety import CallbackGuard
 from .scroll import Scroller
 from .setup import SetupPanel
@@ -125,6 +126,7 @@ class GameApp(BotTurns, TimelineAndSaves):
         self.prompt.on_open.append(lambda: self.scroller.show(".ttr-prompt"))
         self.tables = TablePlay(self, service_factory)
         self.tutorial = TutorialPlay(self)
+        self.rules_card = RulesCard(self)  # the rules on one screen, open at any time
         self.reminders = FirstGameReminders(self)
         self.first_screen = FirstScreen(self)
         self.links = LinkReader()  # the page's address: a link to a table, a map, a tutorial
@@ -172,6 +174,7 @@ class GameApp(BotTurns, TimelineAndSaves):
             [
                 self.dock,
                 self.reminders.widget,
+                self.coach.plain_widget,  # the first game's coach, beside (or under) the board
                 self.result_html,
                 self.coach.review_widget,
                 self.variant_top_box,
@@ -219,6 +222,7 @@ class GameApp(BotTurns, TimelineAndSaves):
                     "trademark of Days of Wonder, which does not endorse it.</span></div>",
                     _dom_classes=["ttr-title-box"],
                 ),
+                self.rules_card.widget,
                 self.key_html,
                 self.connection,
                 self.status,
@@ -642,6 +646,7 @@ class GameApp(BotTurns, TimelineAndSaves):
         self.bot_panel.render(shown)
         self.bot_panel.widget.layout.display = "none" if self.tables.active else ""
         self.tutorial.render(shown)  # puts away what a tutorial step has no use for
+        self.rules_card.render()  # (its words follow the map)
         self.reminders.render(shown)
         self.tables.render()
         self.files.render()
