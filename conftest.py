@@ -73,10 +73,14 @@ def binder_env(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """The Binder image's environment, built once per run (``tests/binder_image.py``):
     its ``bin`` folder, the environment variables to run it with, and its work folder."""
     import shutil
+    import tempfile
 
     from binder_image import build  # tests/ is on sys.path once its modules are collected
 
-    work = tmp_path_factory.mktemp("binder")
+    # Not under pytest's own folder, which only its user may enter: the JupyterHub test runs
+    # each user's server from this environment as a system user of its own.
+    work = Path(tempfile.mkdtemp(prefix="ttr-binder-"))
+    work.chmod(0o755)
     bin_dir, env = build(work)
     yield bin_dir, env, work
-    shutil.rmtree(work / "venv", ignore_errors=True)
+    shutil.rmtree(work, ignore_errors=True)

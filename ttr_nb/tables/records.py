@@ -24,6 +24,7 @@ class SeatInfo:
     name: str | None  # None: a human seat nobody has taken yet (or one that was freed)
     away: bool = False  # a human not seen for AWAY_AFTER_S
     stand_in: str | None = None  # the bot kind playing for an absent human
+    held_for: str | None = None  # a freed seat kept for this player (only its seat code takes it)
 
     @property
     def free(self) -> bool:

@@ -70,8 +70,9 @@ class GameApp(BotTurns, TimelineAndSaves):
         fresh seed, shown in the New game panel.
     auto_bots : bool
         Let bots move on their own, one move every ``BOT_DELAY_MS``.
-    store_factory : callable, optional
-        Makes the shared tables' store (default: the server's, see :mod:`ttr_nb.tables`).
+    service_factory : callable, optional
+        Gives a page (by its id) its client of the table service (default: the class
+        server's, :func:`ttr_nb.tables.remote.connect`).
     welcome : bool
         Open on the first screen (*Learn to play*, *Play against bots*, *Play with others*)
         instead of the game; :func:`launch` does.
@@ -84,7 +85,7 @@ class GameApp(BotTurns, TimelineAndSaves):
         seats: list[str] | None = None,
         seed: int | None = None,
         auto_bots: bool = True,
-        store_factory: Callable[[], Any] | None = None,
+        service_factory: Callable[[str], Any] | None = None,
         welcome: bool = False,
     ) -> None:
         self.guard = CallbackGuard(show_details=False)  # visitors never see tracebacks
@@ -123,7 +124,7 @@ class GameApp(BotTurns, TimelineAndSaves):
         self.scroller = Scroller()
         self.access = PageAccess()  # keyboard and screen-reader help in the page
         self.prompt.on_open.append(lambda: self.scroller.show(".ttr-prompt"))
-        self.tables = TablePlay(self, store_factory)
+        self.tables = TablePlay(self, service_factory)
         self.tutorial = TutorialPlay(self)
         self.rules_card = RulesCard(self)  # the rules on one screen, open at any time
         self.reminders = FirstGameReminders(self)

@@ -80,7 +80,16 @@ class BrowserStore(anywidget.AnyWidget):
 
     def start(self, game: Game) -> None:
         """Store a new game (its moves so far too), in the save format: a stored copy is
-        loaded back with :meth:`Game.from_json`, which refuses any other field."""
+        loaded back with :meth:`Game.from_json`, which refuses any other field.
+
+        A game whose seed JavaScript's numbers cannot hold exactly (a shared table's deal,
+        loaded from its save) is not kept in the browser: its copy would not rebuild it."""
+        if not -(2**53) < game.seed < 2**53:
+            self._sent = len(game.history)
+            self._unkept = True
+            self.send({"kind": "forget"})
+            return
+        self._unkept = False
         header = {
             "format": SAVE_FORMAT,
             "map": game.map.id,
@@ -95,6 +104,8 @@ class BrowserStore(anywidget.AnyWidget):
 
     def follow(self, game: Game) -> None:
         """Send the moves made since the last call."""
+        if getattr(self, "_unkept", False):
+            return
         if len(game.history) < self._sent:
             raise ValueError("the game lost moves: store it again with start()")
         new = game.history[self._sent :]
