@@ -116,6 +116,17 @@ hub-deps: npm-deps
 	@test -x tests/hub/node_modules/.bin/configurable-http-proxy || \
 	  npm ci --prefix tests/hub --no-audit --no-fund --loglevel=error
 
+# The fast loop (CONTRIBUTING.md): lint, then the tests that need no browser, no database
+# server, no hub and no Binder image (marked by conftest.py from the fixtures they take), the
+# docs' checks among them; the package's doctests, not the notebooks.
+.PHONY: check
+CHECK_MARKS := not browser and not database and not hub and not binder and not slow
+check: setup
+	@started=$$(date +%s); \
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports --no-logo --no-cache && \
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests ttr_nb -m "$(CHECK_MARKS)" && \
+	echo "make check: passed in $$(( $$(date +%s) - started )) s"
+
 test: setup lint browser-deps db-deps hub-deps
 	$(BIN)/python -m pytest -q --durations=30
 

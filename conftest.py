@@ -80,3 +80,42 @@ def binder_env(tmp_path_factory: pytest.TempPathFactory) -> Any:
     bin_dir, env = build(work)
     yield bin_dir, env, work
     shutil.rmtree(work / "venv", ignore_errors=True)
+
+
+# ---- marks for `make check`, the fast loop (CONTRIBUTING.md): what a test needs beyond Python,
+# told by the fixtures it takes, so that a new test is marked without anyone remembering to.
+NEEDS = {
+    "browser": {"context", "page", "voila", "server", "site_dir", "browser"},  # or a server
+    "database": {"postgres_url"},
+    "hub": {"hub"},
+    "binder": {"binder_env"},
+}
+BROWSER_MODULES = ("test_browser", "test_site", "test_serving_browser")
+# The longest tests that need none of those (over 20 s on the 2-core machine), by node id.
+SLOW: tuple[str, ...] = ()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for mark, why in (
+        ("browser", "needs Chromium or a Voilà server of its own"),
+        ("database", "needs a PostgreSQL server"),
+        ("hub", "needs JupyterHub and its proxy"),
+        ("binder", "builds the Binder image's environment (the package index)"),
+        ("slow", "takes long; make check leaves it to make test"),
+    ):
+        config.addinivalue_line("markers", f"{mark}: {why}")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        for mark, fixtures in NEEDS.items():
+            if names & fixtures:
+                item.add_marker(mark)
+        if params.get("store") == "postgresql":
+            item.add_marker("database")
+        if item.path.name.startswith(BROWSER_MODULES):
+            item.add_marker("browser")
+        if item.path.suffix == ".ipynb" or item.nodeid.startswith(SLOW):
+            item.add_marker("slow")

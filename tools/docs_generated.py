@@ -437,6 +437,10 @@ def update(text: str, cache: dict[str, str] | None = None) -> str:
     return GENERATED.sub(fill, text)
 
 
+def _shown(path: Path) -> str:
+    return path.relative_to(REPO).as_posix() if path.is_relative_to(REPO) else str(path)
+
+
 def stale(paths: list[Path] | None = None) -> list[str]:
     """The regions and generated files whose text is not what their generator writes now."""
     cache: dict[str, str] = {}
@@ -448,12 +452,12 @@ def stale(paths: list[Path] | None = None) -> list[str]:
             try:
                 want = _region_text(body, _generate(name, cache))
             except KeyError as exc:
-                out.append(f"{path.relative_to(REPO)}: {exc.args[0]}")
+                out.append(f"{_shown(path)}: {exc.args[0]}")
                 continue
             if body != want:
                 line = text.count("\n", 0, match.start()) + 1
                 out.append(
-                    f"{path.relative_to(REPO)}:{line}: the generated region {name!r} is stale "
+                    f"{_shown(path)}:{line}: the generated region {name!r} is stale "
                     "(python tools/docs_generated.py rewrites it)"
                 )
     if paths is None:
