@@ -183,14 +183,12 @@ def lessons_table(_: str = "") -> str:
     """Every lesson in teaching order, linked to its notebook, with its exercises."""
     from ttr_nb.teaching.curriculum import estimate_minutes
 
-    lines = ["| lesson | notebook | estimated time | exercises |", "| --- | --- | --- | --- |"]
+    lines = ["| lesson | estimated time | exercises |", "| --- | --- | --- |"]
     for lesson in _lessons():
         minutes = estimate_minutes(REPO / "notebooks" / lesson.notebook)
         exercises = ", ".join(lesson.exercises) or "–"
-        lines.append(
-            f"| {lesson.title} | [`{lesson.notebook}`](../notebooks/{lesson.notebook}) "
-            f"| {minutes} min | {exercises} |"
-        )
+        link = f"[{lesson.title}](../notebooks/{lesson.notebook})"
+        lines.append(f"| {link} | {minutes} min | {exercises} |")
     return "\n".join(lines)
 
 
