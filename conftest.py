@@ -14,6 +14,7 @@ notebooks stay free of outputs and the checked cells are really compared.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -91,8 +92,21 @@ NEEDS = {
     "binder": {"binder_env"},
 }
 BROWSER_MODULES = ("test_browser", "test_site", "test_serving_browser")
-# The longest tests that need none of those (over 20 s on the 2-core machine), by node id.
-SLOW: tuple[str, ...] = ()
+# The longest tests that need none of those, by node id (`make check` leaves them to
+# `make test`): together they took two thirds of the rest's time on the 2-core machine.
+SLOW = re.compile(
+    "|".join(
+        [
+            r"test_conformance\.py::test_random_games_keep_every_invariant\[\w+-[345]-",
+            r"test_stateful\.py::test_play_anything",
+            r"test_fastpath\.py::test_seeded_games_equal_the_recorded_engine",
+            r"test_search\.py::test_(a_tournament_takes|a_search_returns_a_legal_move_within"
+            r"|search_beats_random|a_fixed_number_of_worlds)",
+            r"test_serving\.py::test_(bare_requests|the_load_client)",  # a Voilà server each
+            r"test_cli\.py::test_bench_prints",
+        ]
+    )
+)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -117,5 +131,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker("database")
         if item.path.name.startswith(BROWSER_MODULES):
             item.add_marker("browser")
-        if item.path.suffix == ".ipynb" or item.nodeid.startswith(SLOW):
+        if item.path.suffix == ".ipynb" or SLOW.search(item.nodeid):
             item.add_marker("slow")
