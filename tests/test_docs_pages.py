@@ -318,3 +318,39 @@ def test_the_contributing_guide_names_files_that_exist_and_commands_that_work():
     assert missing == []
     problems = [p for c in docs_commands.commands([guide]) for p in docs_commands.check(c)]
     assert problems == []
+
+
+# ------------------------------------------------------------------ the docs build
+def _ttr_docs():
+    pytest.importorskip("sphinx")  # the docs extra (make docs-deps)
+    sys.path.insert(0, str(DOCS / "_ext"))
+    import ttr_docs
+
+    return ttr_docs
+
+
+def test_the_docs_build_warns_of_every_problem_so_make_docs_fails(monkeypatch):
+    ttr_docs = _ttr_docs()
+    warned = []
+    monkeypatch.setattr(ttr_docs.log, "warning", warned.append)
+    monkeypatch.setattr(docs_generated, "stale", lambda: ["page.md:3: stale region"])
+    monkeypatch.setattr(docs_check, "problems", lambda: ["page.md:7: a figure typed by hand"])
+    ttr_docs.check_pages(None)
+    assert warned == [
+        "[ttr-docs] page.md:3: stale region",
+        "[ttr-docs] page.md:7: a figure typed by hand",
+    ]
+
+
+def test_the_site_links_the_rendered_pages_where_the_repository_links_files():
+    ttr_docs = _ttr_docs()
+    text = (
+        "[a](../notebooks/graphs_9_blocking.ipynb) [b](../../notebooks/index.ipynb#top) "
+        "[c](../CHANGELOG.md) [d](../../CONTRIBUTING.md#the-loops)\n"
+        "<!-- lessons-toctree: here -->\n"
+    )
+    site = ttr_docs.for_the_site("lessons", text)
+    assert "[a](/lessons/graphs_9_blocking.ipynb)" in site
+    assert "[b](/lessons/index.ipynb#top)" in site
+    assert "[c](/changelog.md) [d](/contributing.md#the-loops)" in site
+    assert "```{toctree}\n:hidden:" in site and "/lessons/rules_usa_1_setup_and_cards" in site
