@@ -130,6 +130,17 @@ a11y-deps: npm-deps
 	@test -f tests/a11y/node_modules/axe-core/axe.min.js || \
 	  npm ci --prefix tests/a11y --no-audit --no-fund --loglevel=error
 
+# The fast loop (CONTRIBUTING.md): lint, then the tests that need no browser, no database
+# server, no hub and no Binder image (marked by conftest.py from the fixtures they take), the
+# docs' checks among them; the package's doctests, not the notebooks.
+.PHONY: check
+CHECK_MARKS := not browser and not database and not hub and not binder and not slow
+check: setup
+	@started=$$(date +%s); \
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports --no-logo --no-cache && \
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests ttr_nb -m "$(CHECK_MARKS)" && \
+	echo "make check: passed in $$(( $$(date +%s) - started )) s"
+
 test: setup lint browser-deps db-deps hub-deps a11y-deps
 	$(BIN)/python -m pytest -q --durations=30
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -37,8 +36,12 @@ nb_output_stderr = "remove"  # progress bars
 nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
 nb_ipywidgets_js = {}
 # Where a lesson runs: the static site holds these pages under docs/ (tools/build_site.py),
-# so its JupyterLite is two folders up from a lesson; Binder needs the repository's path.
-ttr_binder_repo = os.environ.get("TTR_BINDER_REPO", "")
+# so its JupyterLite is two folders up from a lesson; Binder needs the repository's path, the
+# one setting [tool.ttr-nb] github of pyproject.toml (docs/deployment/binder.md).
+sys.path.insert(0, str(DOCS.parent / "tools"))
+from docs_generated import github_repository  # noqa: E402
+
+ttr_binder_repo = github_repository()
 ttr_site_lab = "../../lab/index.html"
 
 # ---- API reference
