@@ -67,6 +67,9 @@ from tornado import web
 from traitlets import Bool, Float, Integer, Unicode
 
 
+SERVICE_CHECK_S = 3.0  # how often the server checks that the table service answers
+
+
 class Busy(web.HTTPError):
     """The server cannot give this visitor a kernel now (HTTP 503, "busy, retrying")."""
 
@@ -240,7 +243,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         the server's own thread)."""
         loop = asyncio.get_running_loop()
         while not self._stopping and self.tables_service is not None:
-            await asyncio.sleep(3)
+            await asyncio.sleep(SERVICE_CHECK_S)
             try:
                 await loop.run_in_executor(None, self.tables_service.check)
             except Exception:  # noqa: BLE001 - the next check tries again
