@@ -66,7 +66,6 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from tornado import web
 from traitlets import Bool, Float, Integer, Unicode
 
-
 SERVICE_CHECK_S = 3.0  # how often the server checks that the table service answers
 
 
