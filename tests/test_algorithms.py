@@ -446,7 +446,10 @@ def test_no_module_writes_its_own_union_find():
                 "Components",
             }:
                 found.append(f"{path.relative_to(package)}:{node.lineno} {node.name}")
-            if isinstance(node, ast.ImportFrom) and node.module == "networkx.utils":
-                if any(alias.name == "UnionFind" for alias in node.names):
-                    found.append(f"{path.relative_to(package)}:{node.lineno} networkx UnionFind")
+            if (
+                isinstance(node, ast.ImportFrom)
+                and node.module == "networkx.utils"
+                and any(alias.name == "UnionFind" for alias in node.names)
+            ):
+                found.append(f"{path.relative_to(package)}:{node.lineno} networkx UnionFind")
     assert found == []
