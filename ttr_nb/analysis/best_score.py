@@ -542,9 +542,7 @@ def any_shape(best: BestScore, bounds: Mapping[int, float] | None, source: str =
     False
     """
     if best.gap != 0:
-        return ShapeProof(
-            False, None, "not proven: not even among games of one network"
-        )
+        return ShapeProof(False, None, "not proven: not even among games of one network")
     if best.trees is None:
         return ShapeProof(True, None, "proven: the model allows any number of networks")
     within = {b: float(v) for b, v in (bounds or {}).items()}
