@@ -113,6 +113,66 @@ def test_mip_finds_the_brute_force_optimum_on_small_boards(method, trees):
         assert got.cost <= budget
 
 
+def _brute_one_network(edges, demands, budget, groups, dead):
+    """The one-network model by brute force: every set of routes within the budget, one
+    track per group, scoring its route points and the tickets completed inside its best
+    single network (a connected part; its other routes score their points only)."""
+    keys = sorted(edges)
+    group_of = {k: i for i, g in enumerate(groups) for k in g}
+    best = 0
+    for n in range(len(keys) + 1):
+        for chosen in itertools.combinations(keys, n):
+            if sum(edges[k][2] for k in chosen) > budget:
+                continue
+            tags = [group_of[k] for k in chosen if k in group_of]
+            if len(tags) != len(set(tags)):
+                continue
+            parts = []  # the networks: route sets joined through places that are not dead ends
+            for k in chosen:
+                ends = set(edges[k][:2]) - set(dead)
+                touching = [part for part in parts if any(set(edges[j][:2]) & ends for j in part)]
+                merged = {k}.union(*touching)
+                parts = [part for part in parts if part not in touching] + [merged]
+            tickets = max(
+                (
+                    sum(
+                        d.prize
+                        for d in demands.values()
+                        if all(
+                            _joined(edges, part, a, b, dead)
+                            for a, b in zip(d.places, d.places[1:], strict=False)
+                        )
+                    )
+                    for part in parts
+                ),
+                default=0,
+            )
+            best = max(best, sum(edges[k][3] for k in chosen) + tickets)
+    return best
+
+
+def test_one_network_model_equals_its_brute_force_with_dead_ends():
+    """The model behind ``best-score`` (``trees=1``: rooted at the tree's first named place,
+    one way to hang each tree) against brute force, on boards with dead ends, tickets
+    between two dead ends, and tours of three places."""
+    rng = random.Random(52)
+    for _ in range(12):
+        edges, demands, groups = _random_instance(rng)
+        dead = set(rng.sample("abcdefg", rng.randint(0, 2)))
+        if rng.random() < 0.5 and len(dead) == 2:
+            a, b = sorted(dead)
+            demands["dd"] = Demand((frozenset(a), frozenset(b)), 9)  # two dead ends
+        places = rng.sample("abcdefg", 3)
+        demands["tour"] = Demand(tuple(frozenset(p) for p in places), 11)
+        budget = rng.randint(3, 9)
+        got = max_prize_forest(edges, demands, budget, groups=groups, dead_ends=dead, trees=1)
+        assert got.value == _brute_one_network(edges, demands, budget, groups, dead), (
+            budget,
+            dead,
+        )
+        assert got.gap == 0 and got.cost <= budget
+
+
 def test_split_budget_bound_holds_for_every_game_of_separate_networks():
     # The best game of any number of networks never beats the better of the best
     # one-network game and the knapsack of one-network bests over splits of the budget;
