@@ -51,6 +51,10 @@ autodoc_default_options = {"members": True, "show-inheritance": True}
 autodoc_member_order = "bysource"
 # The type hints in each signature; numpydoc's Parameters sections say the types in words.
 autodoc_typehints = "signature"
+# A hint may name a class that two modules document (where it is defined and where it is
+# re-exported: ``Seated``, ``ChooseSupply``); either page is right, so Sphinx's "more than one
+# target" notes are not errors.
+suppress_warnings = ["ref.python"]
 numpydoc_show_class_members = False  # autodoc lists them
 numpydoc_class_members_toctree = False
 # The public API (the names of ttr_nb.__all__ and the entry points the docs name) must

@@ -6,7 +6,8 @@
 Each case is solved ``--rounds`` times in a fresh process (HiGHS with one thread, as
 ``best-score`` runs it); the script prints, per case, the score, the bound, whether it
 was proven, the wall-clock and CPU seconds (the CPU figure moves less with the machine's
-load), and the load average before and after. ``--out`` appends one record (the command,
+load), HiGHS's simplex iterations and branch-and-bound nodes (its work, which the load does
+not change) and the load average before and after. ``--out`` appends one record (the command,
 the commit, the machine, every run) to a JSON file, so runs of two versions of the code
 sit side by side: run it from a checkout of each (``PYTHONPATH=old-checkout``).
 """
@@ -26,11 +27,33 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 
+def _count_work() -> dict:
+    """Count HiGHS's simplex iterations and branch-and-bound nodes over every solve of this
+    process: the solver's work, which the machine's load does not change (its seconds it
+    does)."""
+    import highspy
+
+    work = {"lp_iterations": 0, "nodes": 0, "solves": 0}
+    run = highspy.Highs.run
+
+    def counted(highs):
+        status = run(highs)
+        info = highs.getInfo()
+        work["lp_iterations"] += max(info.simplex_iteration_count, 0)
+        work["nodes"] += max(info.mip_node_count, 0)
+        work["solves"] += 1
+        return status
+
+    highspy.Highs.run = counted
+    return work
+
+
 def _solve(case: tuple[str, int, float]) -> dict:
     """One solve in this (fresh) process: the figures of one run."""
     from ttr_nb.analysis.best_score import best_score
 
     map_name, trains, time_limit = case
+    work = _count_work()
     load = os.getloadavg()[0]
     wall, cpu = time.perf_counter(), time.process_time()
     best = best_score(map_name, trains, time_limit=time_limit)
@@ -44,6 +67,7 @@ def _solve(case: tuple[str, int, float]) -> dict:
         "cpu_s": round(time.process_time() - cpu, 2),
         "load_before": round(load, 2),
         "load_after": round(os.getloadavg()[0], 2),
+        **work,
     }
 
 
@@ -84,8 +108,8 @@ def main() -> None:
             print(
                 f"{name} {trains}: score {run['score']}, bound {run['bound']:g}"
                 f"{' (proven)' if run['proven'] else ''}; {run['wall_s']:.1f} s wall, "
-                f"{run['cpu_s']:.1f} s CPU; load {run['load_before']:.1f} -> "
-                f"{run['load_after']:.1f}",
+                f"{run['cpu_s']:.1f} s CPU; {run['lp_iterations']} simplex iterations, "
+                f"{run['nodes']} nodes; load {run['load_before']:.1f} -> {run['load_after']:.1f}",
                 flush=True,
             )
     for name, trains in _cases(args.cases):
@@ -93,7 +117,8 @@ def main() -> None:
         print(
             f"{name} {trains}, {len(mine)} runs: median "
             f"{statistics.median(r['wall_s'] for r in mine):.1f} s wall, "
-            f"{statistics.median(r['cpu_s'] for r in mine):.1f} s CPU"
+            f"{statistics.median(r['cpu_s'] for r in mine):.1f} s CPU, "
+            f"{statistics.median(r['lp_iterations'] for r in mine):.0f} simplex iterations"
         )
     if args.out:
         record = {

@@ -540,6 +540,9 @@ def any_shape(best: BestScore, bounds: Mapping[int, float] | None, source: str =
     'not proven: a game of two or more networks might score up to 4.5, more than 4'
     >>> any_shape(run, None).proven
     False
+    >>> any_shape(run, {1: 1.0, 2: 2.0, 5: 3.0}).reason
+    "not checked: the table's bound for 5 pieces (3) is below this run's score: made for \
+another board?"
     """
     if best.gap != 0:
         return ShapeProof(False, None, "not proven: not even among games of one network")
@@ -556,7 +559,8 @@ def any_shape(best: BestScore, bounds: Mapping[int, float] | None, source: str =
         )
     own = best.bound - best.station_points
     for b, v in sorted(within.items()):
-        if b >= best.trains and v < own - 1e-6 and v < best.score - best.station_points - 1e-6:
+        # more pieces never score less: a bound below this proven score is another board's
+        if b >= best.trains and v < best.score - best.station_points - 1e-6:
             return ShapeProof(
                 False,
                 None,
