@@ -122,7 +122,10 @@ def main() -> None:
         )
     if args.out:
         record = {
-            "command": shlex.join(["python", "tools/bench_best_score.py", *sys.argv[1:]]),
+            "command": (
+                f"PYTHONPATH={os.environ['PYTHONPATH']} " if "PYTHONPATH" in os.environ else ""
+            )
+            + shlex.join(["python", "tools/bench_best_score.py", *sys.argv[1:]]),
             "label": args.label,
             "commit": _commit(code),
             "when": time.strftime("%Y-%m-%d %H:%M"),
