@@ -78,6 +78,13 @@ bench: setup
 	@if command -v cc >/dev/null; then $(BIN)/python tools/claims_kernel.py --games 150; fi
 	$(if $(PEER),$(BIN)/pip install -q rich && $(BIN)/python tools/bench_peer.py --peer $(PEER))
 
+# How long best-score takes to prove World's and USA's best game (minutes; figures appended
+# to results/bench/best-score.json with the command).
+.PHONY: bench-best-score
+bench-best-score: setup
+	$(BIN)/python tools/bench_best_score.py --cases world:60,usa:45 --rounds 3 \
+	  --out results/bench/best-score.json
+
 # The search bot against greedy: 200 games per map at 1 s per move, and USA at
 # 0.1, 0.3, 1 and 3 s (hours of CPU; WORKERS=n runs n processes).
 WORKERS ?= 1

@@ -20,6 +20,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 
+from ..algorithms import UnionFind
+
 __all__ = [
     "Borrowing",
     "StationPath",
@@ -79,31 +81,12 @@ def borrow_options(
     return out
 
 
-class _Components:
-    """Union-find over places (path halving), for a handful of unions per choice."""
-
-    def __init__(self, edges: Iterable[tuple[str, str]]) -> None:
-        self.parent: dict[str, str] = {}
-        for a, b in edges:
-            self.union(a, b)
-
-    def find(self, x: str) -> str:
-        parent = self.parent
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    def union(self, a: str, b: str) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[ra] = rb
-
-    def copy(self) -> _Components:
-        twin = object.__new__(_Components)
-        twin.parent = dict(self.parent)
-        return twin
+def _components(edges: Iterable[tuple[str, str]]) -> UnionFind:
+    """The pieces the routes ``edges`` join, as a union-find."""
+    parts = UnionFind()
+    for a, b in edges:
+        parts.union(a, b)
+    return parts
 
 
 def ticket_points(
@@ -114,7 +97,7 @@ def ticket_points(
     >>> ticket_points([("a", "b"), ("b", "c")], [("a", "c", 5), ("a", "d", 4)])
     (1, (True, False))
     """
-    parts = _Components(own)
+    parts = _components(own)
     done = tuple(parts.find(a) == parts.find(b) for a, b, _ in tickets)
     return sum(p if ok else -p for (_, _, p), ok in zip(tickets, done, strict=True)), done
 
@@ -160,7 +143,7 @@ def best_borrowing(
     >>> best.routes, best.points
     ((('b', 8),), 9)
     """
-    base = _Components(own)
+    base = _components(own)
     cities = sorted(options)
     best: Borrowing | None = None
     for combo in product(*(options[c] for c in cities)):

@@ -130,11 +130,40 @@ def default_url() -> str:
 
 
 def open_store(factory: Callable[[], Any] | None = None) -> Any:
-    """A page's table store: ``factory()`` (tests, a teacher's own), else the server's,
-    with every call bounded in time (:class:`~ttr_nb.tables.bounded.BoundedStore`) and the
-    page's client address (:mod:`.visitor`) counted by the limits.
+    """Open a page's table store, every call bounded in time.
 
-    Raises :class:`~ttr_nb.errors.StoreFaultError` when the store cannot be opened.
+    The store holds the shared tables, their seats and move logs. Each call runs on a
+    worker thread and waits at most its deadline
+    (:class:`~ttr_nb.tables.bounded.BoundedStore`), so a stuck database never freezes a
+    page; the page's client address (:mod:`.visitor`) is counted by the limits.
+
+    Parameters
+    ----------
+    factory : callable, optional
+        Makes the store (tests and a teacher's own store pass one); by default the
+        server's: :class:`TableStore` at ``$TTR_TABLES_URL`` (:func:`default_url`).
+
+    Returns
+    -------
+    BoundedStore
+        The store's methods (:class:`TableStore`), each bounded in time.
+
+    Raises
+    ------
+    StoreFaultError
+        When the store cannot be opened (:class:`~ttr_nb.errors.StoreFaultError`).
+
+    Examples
+    --------
+    A table in a store held in memory: Ann takes the first seat, a greedy bot the other,
+    and the game starts:
+
+    >>> store = open_store(lambda: TableStore("sqlite://"))
+    >>> seated = store.create_table("usa", ["human", "greedy"], "Ann", session="page-1")
+    >>> table = store.table(seated.code)
+    >>> table.map, table.status, [seat.name for seat in table.seats]
+    ('usa', 'playing', ['Ann', 'Bot 2 (greedy)'])
+    >>> store.dispose()
     """
     from .bounded import BoundedStore
 

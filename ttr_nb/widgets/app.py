@@ -760,8 +760,36 @@ class GameApp(BotTurns, TimelineAndSaves):
 
 
 def launch(**options: Any) -> GameApp:
-    """Build the app, display it, and return it (``options`` go to :class:`GameApp`; it
-    opens on the first screen unless ``welcome=False``)."""
+    """Build the app, show it in the notebook, and return it.
+
+    This is what ``notebooks/app.ipynb`` (the page Voilà serves) runs. The app opens on
+    its first screen (*Learn to play*, *Play*, *Shared tables*) unless ``welcome=False``.
+
+    Parameters
+    ----------
+    **options
+        Keyword arguments of :class:`GameApp`: the map and players of a game to open at
+        once, the bots, the table store, and ``welcome``.
+
+    Returns
+    -------
+    GameApp
+        The app; its ``widget`` is the one displayed.
+
+    See Also
+    --------
+    GameApp : The app itself, built without displaying it.
+
+    Examples
+    --------
+    In a notebook cell the app appears; outside one (here) the display prints the
+    widget's text:
+
+    >>> app = launch(map_name="usa", players=2, welcome=False)  # doctest: +ELLIPSIS
+    VBox(children=(HTML(...
+    >>> app.map.name, app.game.num_players, app.game.phase
+    ('USA', 2, 'setup')
+    """
     options.setdefault("welcome", True)
     app = GameApp(**options)
     display(app.widget)
