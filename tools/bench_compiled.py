@@ -76,6 +76,7 @@ def play(kind: str, seeds: range) -> dict[str, Any]:
     return {
         "cpu_s": cpu,
         "actions": sum(len(g.history) for g in games),
+        "turns": sum(g.state.turn for g in games),
         "digest": digest.hexdigest(),
     }
 

@@ -20,6 +20,7 @@ them, no pickups, one kind of route, at most one kind of wild card per route):
 
 from __future__ import annotations
 
+from array import array
 from typing import TYPE_CHECKING, Any
 
 from ..actions import ClaimRoute, mark_well_formed
@@ -32,14 +33,15 @@ COMPILED = not __file__.endswith(".py")
 
 
 class ClaimTable:
-    """One map's routes as flat tuples of numbers, and every claim it can offer, numbered.
+    """One map's routes as one flat array of numbers, and every claim it can offer, numbered.
 
-    Route ``r`` (the ``r``-th route in map order) has length ``lengths[r]``, the colour
-    cards ``colours[colstart[r]:colstart[r] + ncol[r]]`` (card numbers, in the order of
-    :attr:`Rules.fitting`), the wild card ``wild[r]`` (-1: none), the parallel routes
-    ``pars[parstart[r]:parstart[r + 1]]`` (route numbers) and its claims from
-    ``universe[base[r]]`` on: for the ``j``-th colour and ``n`` cards of it,
-    ``base[r] + j * length + (length - n)``; wild cards alone, ``base[r] + ncol[r] * length``.
+    ``data[RECORD * r:RECORD * (r + 1)]`` describes route ``r`` (the ``r``-th route in map
+    order): its length; the number of colour cards that fit it and where their card
+    numbers start in ``data`` (in the order of :attr:`Rules.fitting`); its wild card's
+    number (-1: none); where its parallel routes' numbers start and end in ``data``; and
+    the number of its first claim in ``universe``. For the ``j``-th colour and ``n`` cards
+    of it, the claim is ``first + j * length + (length - n)``; for wild cards alone,
+    ``first + colours * length``.
     """
 
     def __init__(self, fast: FastPath) -> None:
@@ -51,26 +53,30 @@ class ClaimTable:
         rows = fast.rows
         self.routes = len(rows)
         self.index = {row[1]: r for r, row in enumerate(rows)}
-        lengths: list[int] = []
-        ncol: list[int] = []
-        colstart: list[int] = []
+        # route id -> route number (-1: no route of this map has that id)
+        self.numbers = array("l", [-1]) * (max(self.index, default=-1) + 1)
+        for rid, r in self.index.items():
+            self.numbers[rid] = r
+        records: list[list[int]] = []
         colours: list[int] = []
-        wild: list[int] = []
-        parstart = [0]
         pars: list[int] = []
-        base: list[int] = []
         universe: list[ClaimRoute] = []
         for _route, rid, length, _kind, parallel, _number in rows:
             colour_ids, wild_ids = rules.fitting[rid]
             w = wild_ids[0] if wild_ids else None
-            lengths.append(length)
-            ncol.append(len(colour_ids))
-            colstart.append(len(colours))
+            records.append(
+                [
+                    length,
+                    len(colour_ids),
+                    len(colours),
+                    card_number[w] if w is not None else -1,
+                    len(pars),
+                    len(pars) + len(parallel),
+                    len(universe),
+                ]
+            )
             colours.extend(card_number[c] for c in colour_ids)
-            wild.append(card_number[w] if w is not None else -1)
             pars.extend(self.index[p] for p in parallel)
-            parstart.append(len(pars))
-            base.append(len(universe))
             for cid in colour_ids:
                 for n in range(length, 0, -1):
                     # As Rules.payments builds them: sorted (card, count) pairs.
@@ -85,14 +91,15 @@ class ClaimTable:
                     universe.append(mark_well_formed(ClaimRoute.trusted(rid, pay)))
             pay = ((w, length),) if w is not None else ((colour_ids[0], length),)
             universe.append(mark_well_formed(ClaimRoute.trusted(rid, pay)))  # (none: unused)
-        self.lengths = tuple(lengths)
-        self.ncol = tuple(ncol)
-        self.colstart = tuple(colstart)
-        self.colours = tuple(colours)
-        self.wild = tuple(wild)
-        self.parstart = tuple(parstart)
-        self.pars = tuple(pars)
-        self.base = tuple(base)
+        # Positions in ``data``: the records first, then the colours, then the parallels.
+        colours_at = RECORD * len(records)
+        pars_at = colours_at + len(colours)
+        for record in records:
+            record[2] += colours_at
+            record[4] += pars_at
+            record[5] += pars_at
+        self.data = array("l", [n for record in records for n in record] + colours + pars)
+        self.untaken = array("l", [-1]) * len(rows)
         self.universe = universe
 
     @staticmethod
@@ -108,6 +115,9 @@ class ClaimTable:
         )
 
 
+RECORD = 7  # numbers per route in ClaimTable.data
+
+
 def list_claims(
     table: ClaimTable,
     hand: dict[str, int],
@@ -120,43 +130,39 @@ def list_claims(
     :meth:`FastPath.claims`): ``owner`` maps taken routes to seats, ``closes`` says whether
     a taken parallel route closes its twins (small games), ``pieces`` is the seat's
     pieces of the map's one kind."""
-    card_ids = table.card_ids
-    counts = [hand[cid] for cid in card_ids]
-    routes = table.routes
-    taken = [-1] * routes
-    index = table.index
+    counts = array("l", [hand[cid] for cid in table.card_ids])
+    taken = table.untaken[:]
+    numbers = table.numbers
+    known = len(numbers)
     for rid, who in owner.items():
-        r = index.get(rid, -1)
-        if r >= 0:
-            taken[r] = who
-    lengths = table.lengths
-    ncol = table.ncol
-    colstart = table.colstart
-    colours = table.colours
-    wild = table.wild
-    parstart = table.parstart
-    pars = table.pars
-    base = table.base
+        if 0 <= rid < known:
+            r = numbers[rid]
+            if r >= 0:
+                taken[r] = who
+    data = table.data
     universe = table.universe
+    record = RECORD
     out: list[Any] = []
-    for r in range(routes):
-        need = lengths[r]
+    for r in range(table.routes):
+        at = record * r
+        need = data[at]
         if taken[r] >= 0 or pieces < need:
             continue
         blocked = False
-        for i in range(parstart[r], parstart[r + 1]):
-            other = taken[pars[i]]
+        for i in range(data[at + 4], data[at + 5]):
+            other = taken[data[i]]
             if (other >= 0) if closes else (other == seat):
                 blocked = True
                 break
         if blocked:
             continue
-        w = wild[r]
+        w = data[at + 3]
         spare = counts[w] if w >= 0 else 0
-        first = base[r]
-        start = colstart[r]
-        for j in range(ncol[r]):
-            have = counts[colours[start + j]]
+        first = data[at + 6]
+        start = data[at + 2]
+        ncol = data[at + 1]
+        for j in range(ncol):
+            have = counts[data[start + j]]
             if have == 0 or have + spare < need:
                 continue
             top = have if have < need else need
@@ -164,5 +170,5 @@ def list_claims(
             for n in range(top, low - 1, -1):
                 out.append(universe[first + j * need + need - n])
         if w >= 0 and spare >= need:
-            out.append(universe[first + ncol[r] * need])
+            out.append(universe[first + ncol * need])
     return out
