@@ -241,7 +241,7 @@ def report(rows: list[Row], chunk: int) -> list[str]:
         if row.unfinished:
             extra += f", {row.unfinished} games cut at {MAX_PEER_TURNS} turns"
         lines.append(
-            f"  {row.name:<24} {row.games_per_s:8.2f} games/s  "
+            f"  {row.name:<28} {row.games_per_s:8.2f} games/s  "
             f"{row.turns / row.games:6.1f} turns per game{extra}"
         )
     for ours in (fast, ref, *more):
@@ -250,6 +250,16 @@ def report(rows: list[Row], chunk: int) -> list[str]:
             f"{ours.games_per_s / core.games_per_s:.1f}x apply_action only"
         )
     return lines
+
+
+def _commit(folder: Path) -> str | None:
+    """The peer checkout's commit (None when it is not a git checkout)."""
+    import subprocess
+
+    done = subprocess.run(
+        ["git", "-C", str(folder), "rev-parse", "HEAD"], capture_output=True, text=True
+    )
+    return done.stdout.strip() or None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -269,6 +279,7 @@ def main(argv: list[str] | None = None) -> int:
         command = " ".join(["python", "tools/bench_peer.py", *(argv or sys.argv[1:])])
         data = {
             "command": command,
+            "peer_commit": _commit(args.peer),
             "rows": [{**row.__dict__, "games_per_s": row.games_per_s} for row in rows],
         }
         args.json.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
