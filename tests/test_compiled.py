@@ -146,3 +146,18 @@ def test_this_process_runs_the_pure_source():
 
     assert fastpath.__file__.endswith(".py")
     assert not claim_tables.COMPILED
+
+
+def test_the_static_sites_wheel_is_pure_even_when_compiling_is_asked(monkeypatch, tmp_path):
+    """The browser (Pyodide) runs the pure source: the site's wheel ignores TTR_NB_COMPILE."""
+    import zipfile
+
+    monkeypatch.setenv("TTR_NB_COMPILE", "1")
+    monkeypatch.syspath_prepend(str(REPO / "tools"))
+    import build_site
+
+    wheel = build_site.build_ttr_wheel(tmp_path)
+    assert wheel.name.endswith("-py3-none-any.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "ttr_nb/rules/claim_tables.py" in names
+    assert not [n for n in names if n.endswith((".so", ".pyd", ".c"))]
