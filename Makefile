@@ -74,7 +74,7 @@ play: setup
 # `PYTHONPATH=build/fast` puts ahead of the editable (pure) install. Needs a C compiler
 # and Python's headers; `make setup` stays pure Python (docs/engine.md, "Speed").
 FAST := build/fast
-ENGINE_SOURCES := $(shell find ttr_nb -name '*.py' 2>/dev/null)
+ENGINE_SOURCES := $(shell find ttr_nb -name '*.py' -o -name '*.pxd' 2>/dev/null)
 $(FAST)/.built: setup.py pyproject.toml $(ENGINE_SOURCES) | $(BIN)/ttr-nb
 	rm -rf build/wheel $(FAST)
 	TTR_NB_COMPILE=1 $(BIN)/python -m pip wheel --no-deps -q -w build/wheel .

@@ -76,4 +76,5 @@ def extensions() -> list:
 
 
 if __name__ == "__main__":  # as pip and setuptools run it (not when a test imports it)
-    setup(ext_modules=extensions())
+    jobs = int(os.environ.get("TTR_NB_COMPILE_JOBS", "2"))
+    setup(ext_modules=extensions(), options={"build_ext": {"parallel": jobs}})

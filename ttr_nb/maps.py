@@ -247,7 +247,9 @@ def _real_path(name_or_path: str | Path) -> str:
     name = str(name_or_path)
     found = _SHIPPED_PATHS.get(name)
     if found is None:
-        found = _SHIPPED_PATHS[name] = str((MAPS_DIR / f"{name}.json").resolve())
+        found = str((MAPS_DIR / f"{name}.json").resolve())
+        if Path(found).is_file():  # only the maps that exist: any other name is tried again
+            _SHIPPED_PATHS[name] = found
     return found
 
 
