@@ -28,7 +28,7 @@ from ..actions import ClaimRoute, mark_well_formed
 if TYPE_CHECKING:
     from .fastpath import FastPath
 
-COMPILED = not __file__.endswith(".py")
+COMPILED = not __file__.endswith((".py", ".pyc"))
 """Whether this module runs compiled (then the fast path lists claims with its tables)."""
 
 
