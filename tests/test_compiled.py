@@ -82,8 +82,12 @@ print(json.dumps({{
 @pytest.fixture(scope="module")
 def compiled_run():
     """What the compiled engine played, from a child process (skipped when not built)."""
-    if not (FAST / ".built").exists():
+    built = FAST / ".built"
+    if not built.exists():
         pytest.skip("the compiled engine is not built (make build-fast)")
+    sources = [*(REPO / "ttr_nb").rglob("*.py"), *(REPO / "ttr_nb").rglob("*.pxd")]
+    if max(path.stat().st_mtime for path in sources) > built.stat().st_mtime:
+        pytest.skip("build/fast is older than the source (make build-fast; make test does)")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PYTHONPATH"] = str(FAST)
     code = CHILD.format(tests=str(REPO / "tests"), maps=playable_maps())
