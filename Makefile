@@ -8,7 +8,7 @@ SITE_PORT ?= 8000
 SITE_VENV := .venv-site
 
 .PHONY: docs docs-deps app teacher test setup lint unit browser-deps db-deps bench-tables notebooks record-notebooks bench bench-load strength digests play clean \
-	site site-serve site-test site-bench npm-deps hub-deps a11y-deps
+	site site-serve site-test site-bench npm-deps hub-deps a11y-deps build-fast
 
 $(BIN)/ttr-nb: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -69,14 +69,30 @@ bench-tables: setup db-deps
 play: setup
 	$(BIN)/ttr-nb play --map usa --players 3 --seed 7
 
+# The engine compiled by Cython from its own .py files (setup.py, TTR_NB_COMPILE=1): the
+# wheel with the compiled modules in build/wheel/, unpacked into build/fast/, which
+# `PYTHONPATH=build/fast` puts ahead of the editable (pure) install. Needs a C compiler
+# and Python's headers; `make setup` stays pure Python (docs/engine.md, "Speed").
+FAST := build/fast
+ENGINE_SOURCES := $(shell find ttr_nb -name '*.py' -o -name '*.pxd' 2>/dev/null)
+$(FAST)/.built: setup.py pyproject.toml $(ENGINE_SOURCES) | $(BIN)/ttr-nb
+	rm -rf build/wheel $(FAST)
+	TTR_NB_COMPILE=1 $(BIN)/python -m pip wheel --no-deps -q -w build/wheel .
+	$(BIN)/python -m zipfile -e build/wheel/ttr_nb-*.whl $(FAST)
+	ln -sfn $(CURDIR)/maps $(FAST)/maps
+	touch $@
+build-fast: $(FAST)/.built
+
 # PEER=path/to/a/clone/of/bingsoup/ticket-to-ride-ai adds the side-by-side figures
-# (the peer is not shipped; its console needs rich).
+# (the peer is not shipped; its console needs rich). The compiled engine (build-fast) is
+# measured beside the pure one where a C compiler is.
 PEER ?=
 bench: setup
 	$(BIN)/ttr-nb bench
-	@# the compiled claim-listing prototype (tools/claims_kernel.py), where a C compiler is
-	@if command -v cc >/dev/null; then $(BIN)/python tools/claims_kernel.py --games 150; fi
-	$(if $(PEER),$(BIN)/pip install -q rich && $(BIN)/python tools/bench_peer.py --peer $(PEER))
+	@if command -v cc >/dev/null; then $(MAKE) --no-print-directory build-fast && \
+	  $(BIN)/python tools/bench_compiled.py --compiled $(FAST); fi
+	$(if $(PEER),$(BIN)/pip install -q rich && $(BIN)/python tools/bench_peer.py --peer $(PEER) \
+	  $(if $(wildcard $(FAST)/.built),--compiled $(FAST)))
 
 # How long best-score takes to prove World's and USA's best game (minutes; figures appended
 # to results/bench/best-score.json with the command).
@@ -148,7 +164,8 @@ check: setup
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests ttr_nb -m "$(CHECK_MARKS)" && \
 	echo "make check: passed in $$(( $$(date +%s) - started )) s"
 
-test: setup lint browser-deps db-deps hub-deps a11y-deps
+# build-fast first (where a C compiler is): tests/test_compiled.py compares its games.
+test: setup lint browser-deps db-deps hub-deps a11y-deps $(if $(shell command -v cc),build-fast)
 	$(BIN)/python -m pytest -q --durations=30
 
 # ---- documentation: Sphinx, MyST and MyST-NB; the lessons run at build time (cached by

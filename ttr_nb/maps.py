@@ -327,9 +327,27 @@ def load_map(name_or_path: str | Path) -> Map:
     >>> load_map("usa") is usa  # read once
     True
     """
-    game_map = _load_map(str(_resolve(name_or_path).resolve()))
+    game_map = _load_map(_real_path(name_or_path))
     _check_playable(game_map)
     return game_map
+
+
+_SHIPPED_PATHS: dict[str, str] = {}
+
+
+def _real_path(name_or_path: str | Path) -> str:
+    """``str(_resolve(name_or_path).resolve())``, the real path of a shipped map remembered
+    by its name (resolving walks the path on disk: a third of the cost of a new game)."""
+    path = Path(name_or_path)
+    if path.suffix == ".json" or path.exists():
+        return str(path.resolve())
+    name = str(name_or_path)
+    found = _SHIPPED_PATHS.get(name)
+    if found is None:
+        found = str((MAPS_DIR / f"{name}.json").resolve())
+        if Path(found).is_file():  # only the maps that exist: any other name is tried again
+            _SHIPPED_PATHS[name] = found
+    return found
 
 
 MAP_CHECKS: dict[str, Callable[[Map], Iterable[tuple[str, str]]]] = {}
@@ -338,12 +356,17 @@ reason)`` for each problem. :mod:`ttr_nb.rules` fills it in as it is imported (t
 rules import this module, never the reverse)."""
 
 
+_PLAYABLE: set[tuple[Map, Callable[[Map], Iterable[tuple[str, str]]]]] = set()
+"""(map, check) pairs already passed: a loaded map never changes."""
+
+
 def _check_playable(game_map: Map) -> None:
     """Refuse a map its own rules could not play (checked once the rules exist)."""
     check = MAP_CHECKS.get(game_map.rules)
-    if check is not None:
+    if check is not None and (game_map, check) not in _PLAYABLE:
         for path, reason in check(game_map):
             raise MapFormatError(game_map.path, path, reason)
+        _PLAYABLE.add((game_map, check))
 
 
 @cache

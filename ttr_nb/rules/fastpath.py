@@ -55,6 +55,7 @@ from ..actions import (
     Pickups,
     mark_well_formed,
 )
+from .claim_tables import COMPILED, ClaimTable, list_claims
 
 if TYPE_CHECKING:
     from ..maps import Route
@@ -156,7 +157,8 @@ class FastPath:
         # The base rules' payments depend only on the counts of the cards that fit a route,
         # each counted up to the route's length: those capped counts key the memo (a
         # variant with its own payments gets them computed once per class and call).
-        self.capped = defined_in(cls, "payments") is base or rules.payments_by_capped_counts
+        self.plain_payments = defined_in(cls, "payments") is base
+        self.capped = self.plain_payments or rules.payments_by_capped_counts
         self.fitting = {row[1]: rules.fitting[row[1]] for row in rows} if self.capped else {}
         self.paid: dict[Hashable, PaidClass] = {}
         # Colour parts of the payments of routes of several colours, and their claims by
@@ -239,6 +241,8 @@ class FastPath:
             for name in ("describe", "pickup_text", "describe_extra")
         )
         self.lines: dict[Hashable, str] = {}
+        # Compiled, the base rules' claims are listed from flat tables (claim_tables).
+        self.table = ClaimTable(self) if COMPILED and ClaimTable.fits(self) else None
 
     # ----------------------------------------------------------------- hands
     def hand_memo(self, hand: dict[str, int]) -> HandMemo:
@@ -278,6 +282,16 @@ class FastPath:
         """Every claim open to ``seat`` with ``hand``: routes in map order, then payments in
         :meth:`Rules.payments` order, then pickups in :meth:`Rules.pickup_options` order."""
         rules = self.rules
+        table = self.table
+        if table is not None:
+            return list_claims(
+                table,
+                hand,
+                state.owner,
+                seat,
+                len(state.players) <= table.closes_upto,
+                state.players[seat].pieces.get(table.kind, 0),
+            )
         wilds = 0
         for w in self.wild_ids:
             wilds += hand.get(w, 0)
