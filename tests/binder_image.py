@@ -19,40 +19,37 @@ BASE = ROOT / "tests" / "data" / "repo2docker_base.txt"
 
 
 def run(args: list[str], env: dict[str, str], log: Path, timeout: float = 600) -> str:
-    """Run ``args`` in the repository root; its output goes to ``log`` too; fail loudly."""
-    done = subprocess.run(
-        args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False
-    )
-    output = done.stdout + done.stderr
+    """Run ``args`` in the repository root, nothing on its input (pip never waits for an
+    answer); its output goes to ``log`` as it comes (a run that takes too long leaves its
+    story there); fail loudly."""
     with log.open("a", encoding="utf-8") as out:
-        out.write(f"$ {' '.join(args)}\n{output}\n")
+        out.write(f"$ {' '.join(args)}\n")
+        out.flush()
+        start = out.tell()
+        try:
+            done = subprocess.run(
+                args,
+                cwd=ROOT,
+                env={**env, "PIP_NO_INPUT": "1"},
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                timeout=timeout,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            tail = log.read_text(encoding="utf-8")[start:][-3000:]
+            raise AssertionError(f"{' '.join(args)} took over {timeout:g} s:\n{tail}") from None
+    output = log.read_text(encoding="utf-8")[start:]
     assert done.returncode == 0, f"{' '.join(args)} failed:\n{output[-3000:]}"
     return output
-
-
-def image_python() -> str:
-    """The image's Python: Debian's own ``/usr/bin/python3`` when it is this Python's minor
-    version (every user may run it, as every user of the image may run the image's; the
-    JupyterHub test runs each user's server as a system user of its own, and this
-    interpreter may live in root's home), else this interpreter."""
-    debian = Path("/usr/bin/python3")
-    if debian.exists():
-        found = subprocess.run(
-            [str(debian), "-c", "import sys, venv, ensurepip; print(sys.version_info[:2])"],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if found.returncode == 0 and found.stdout.strip() == str(sys.version_info[:2]):
-            return str(debian)
-    return sys.executable
 
 
 def build(work: Path) -> tuple[Path, dict[str, str]]:
     """The image's environment in ``work/venv``: its ``bin`` folder and the environment
     variables to run it with (none of this machine's own Jupyter settings)."""
     venv = work / "venv"
-    subprocess.run([image_python(), "-m", "venv", str(venv)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     bin_dir = venv / "bin"
     env = {
         k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "JUPYTER", "PY"))

@@ -137,9 +137,23 @@ def system_users(homes: Path, names: list[str]) -> list[str]:
     return made
 
 
+def reachable_by_all(target: Path) -> list[tuple[Path, int]]:
+    """Let every user reach ``target`` (the image's Python, which on this machine may live
+    under root's home): the folders above it that others cannot enter get the search bit
+    (enter, not list) for the test; returns what to put back."""
+    changed = []
+    for folder in Path(os.path.realpath(target)).parents:
+        mode = folder.stat().st_mode
+        if not mode & 0o001:
+            folder.chmod(mode | 0o001)
+            changed.append((folder, mode))
+    return changed
+
+
 @pytest.fixture(scope="module")
 def hub(binder_env: Any) -> Iterator[Hub]:
     image_bin = binder_env[0]
+    opened = reachable_by_all(image_bin / "python")
     # Folders the users' servers must reach are outside pytest's own (which only root may
     # enter): the hub's secrets stay in a folder of root's; the homes are each user's.
     base = Path(tempfile.mkdtemp(prefix="ttr-hub-"))
@@ -198,6 +212,8 @@ def hub(binder_env: Any) -> Iterator[Hub]:
                 subprocess.run(["pkill", "-KILL", "-u", user], check=False)
                 subprocess.run(["userdel", user], check=False)
             shutil.rmtree(base, ignore_errors=True)
+            for folder, mode in opened:
+                folder.chmod(mode)
 
 
 def _free_ports() -> int:
