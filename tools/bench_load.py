@@ -30,6 +30,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -122,6 +123,31 @@ def kernels_of(pid: int) -> list[psutil.Process]:
         with contextlib.suppress(psutil.Error):
             if "ipykernel" in " ".join(proc.cmdline()):
                 found.append(proc)
+    return found
+
+
+def kernel_ids(server_pid: int) -> dict[int, str]:
+    """Each kernel process's kernel id. A started kernel names its connection file on its
+    command line; a kernel forked from the template (ttr_nb.kernel_fork) does not, and is
+    known by the shell port it listens on, which its connection file names."""
+    found: dict[int, str] = {}
+    ports: dict[int, int] = {}
+    for proc in kernels_of(server_pid):
+        with contextlib.suppress(psutil.Error, StopIteration):
+            name = next(a for a in proc.cmdline() if a.endswith(".json"))
+            found[proc.pid] = Path(name).stem.removeprefix("kernel-")
+            continue
+        with contextlib.suppress(psutil.Error):
+            for conn in proc.net_connections(kind="tcp"):
+                if conn.status == psutil.CONN_LISTEN:
+                    ports[conn.laddr.port] = proc.pid
+    if ports:
+        for folder in Path(tempfile.gettempdir()).glob("voila_*"):
+            for file in folder.glob("kernel-*.json"):
+                with contextlib.suppress(OSError, ValueError, KeyError):
+                    pid = ports.get(json.loads(file.read_text())["shell_port"])
+                    if pid is not None:
+                        found[pid] = file.stem.removeprefix("kernel-")
     return found
 
 
