@@ -165,7 +165,7 @@ class Server:
             *(wrap or []),
             sys.executable,
             "-m",
-            "voila",
+            "ttr_nb.voila_server",  # make app's server: Voilà with the app's additions
             notebook,
             "--no-browser",
             "--Voila.ip=127.0.0.1",

@@ -17,6 +17,7 @@ This module imports nothing of the server, and nothing here runs in the server.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
 import signal
@@ -27,6 +28,19 @@ from pathlib import Path
 from typing import Any
 
 KERNEL_MODULE = "ipykernel_launcher"  # named in the template's command line: tools count kernels
+# What a kernel imports as it starts (its shell, its debugger, its history's database):
+# imported once here, each kernel starts in 0.04 s of CPU instead of 0.09.
+KERNEL_IMPORTS = (
+    "ipykernel.kernelapp",
+    "ipykernel.ipkernel",
+    "ipykernel.zmqshell",
+    "ipykernel.debugger",
+    "IPython.extensions",
+    "faulthandler",
+    "pdb",
+    "sqlite3",
+    "tornado.platform.asyncio",
+)
 READY = "ready"
 WARM_CODE_ENV = "TTR_WARM_CODE"
 
@@ -41,8 +55,8 @@ def serve(fd: int) -> None:
     if sys.path and sys.path[0] in ("", os.getcwd()):
         del sys.path[0]  # as ipykernel_launcher does; the kernel puts its folder back
     try:
-        from ipykernel import kernelapp  # noqa: F401 - the kernel's own imports, once
-
+        for module in KERNEL_IMPORTS:
+            importlib.import_module(module)
         namespace: dict[str, Any] = {"__name__": "__main__"}
         code = os.environ.pop(WARM_CODE_ENV, "")
         exec(compile(code, "<warm_code>", "exec"), namespace)  # noqa: S102 - the server's
