@@ -148,9 +148,10 @@ class GameApp(BotTurns, TimelineAndSaves):
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def build_game(self, map_name: str | None = None) -> None:
-        """Build the board and the game's panels (once), a game started behind them on
-        ``map_name`` (default: the app's map). The first screen needs none of them: a
-        visitor's page gets them when it leaves it (a choice, a link, a resumed game)."""
+        """Build the board and the game's panels (once), with a game behind the first
+        screen, on ``map_name`` (default: the app's map), as if they had been there from
+        the start. The first screen needs none of them: a visitor's page gets them when it
+        leaves it (a choice, a link, a resumed game)."""
         if self.game_built or self._building:
             return
         self._building = True
@@ -159,10 +160,10 @@ class GameApp(BotTurns, TimelineAndSaves):
         finally:
             self._building = False
         self.game_built = True
-        welcome = self.first_screen.showing  # built behind it: it stays
-        self.start(fold=False)  # an open New game or Play with others stays open
-        if welcome:
-            self.first_screen.show()
+        behind = self.first_screen.showing
+        self.start(fold=False, behind=behind)  # an open New game or Play with others stays
+        if behind:
+            self.first_screen.show()  # over the game, which it hides (and its words)
 
     def _build_game_parts(self, map_name: str) -> None:
         _, players, seats, seed, auto_bots = self._game_options
@@ -423,9 +424,10 @@ class GameApp(BotTurns, TimelineAndSaves):
             cancel_label="No: keep playing",
         )
 
-    def start(self, fold: bool = True) -> None:
+    def start(self, fold: bool = True, behind: bool = False) -> None:
         """Start a game from the setup panel (or open the board in explore mode); ``fold``:
-        fold the setup away, the board comes first."""
+        fold the setup away, the board comes first. ``behind``: the game waiting behind the
+        first screen (it stays; nobody plays that game yet: the browser does not keep it)."""
         names = self.setup.player_names()
         if names is None:
             self.new_game_box.selected_index = 0
@@ -448,7 +450,7 @@ class GameApp(BotTurns, TimelineAndSaves):
         else:
             game = None
             message = f"Exploring the {game_map.name} board."
-        self._open(game, game_map, message)
+        self._open(game, game_map, message, behind)
 
     def load_game(self, game: Game, source: str) -> None:
         """Show a loaded game at its latest move (seat kinds stay as chosen in setup)."""
@@ -464,8 +466,9 @@ class GameApp(BotTurns, TimelineAndSaves):
         )
         self.files.note.show(f"Loaded {source}.")
 
-    def _open(self, game: Game | None, game_map: Map, message: str) -> None:
-        self.first_screen.close()
+    def _open(self, game: Game | None, game_map: Map, message: str, behind: bool = False) -> None:
+        if not behind:
+            self.first_screen.close()
         self.game = game
         self.map = game_map
         self.ui = variant_uis.ui_class(game_map.rules)(self)
@@ -508,7 +511,7 @@ class GameApp(BotTurns, TimelineAndSaves):
             self.refresh(message)
             return
         self._make_bots()
-        if game is not None:
+        if game is not None and not behind:
             self.store.start(game)
         self.refresh(message)
         self.schedule_bots()

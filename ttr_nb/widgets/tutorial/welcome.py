@@ -132,9 +132,9 @@ class FirstScreen:
         are built now if they were not."""
         if not self.showing:
             return
+        self.app.build_game()  # behind the first screen, as if it had been there all along
         self.showing = False
         self.widget.layout.display = "none"
-        self.app.build_game()
         for part in self.parts():
             part.remove_class(AWAY_CLASS)
         if self.app.board.size[0] < self.app.board.size[1]:
@@ -156,12 +156,10 @@ class FirstScreen:
 
     def against_bots(self) -> None:
         """*Play against bots*: a game on the chosen map, with the seats of New game."""
-        built = self.app.game_built
-        self.app.build_game(self.map_id)  # (if not built yet: with a game on this map)
+        self.app.build_game(self.map_id)  # (if not built yet: its board on this map)
         self.app.setup.map_picker.value = self.map_id
         self.close()
-        if built:
-            self.app.start()
+        self.app.start()
 
     def with_others(self) -> None:
         """*Play with others*: the shared tables' forms, open, with the chosen map."""
