@@ -10,6 +10,7 @@ Voilà compiles the page's templates once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import time
@@ -142,6 +143,16 @@ def test_warm_kernels_are_forked_from_one_process_that_warmed_up_once(tmp_path: 
             assert visitor in kernels
             await until(lambda: len(km._warm) == 3)
             assert ran.read_text() == "once "
+            # Signals reach the visitor's kernel alone (its own process group), not the
+            # template or the other kernels forked from it.
+            others = {km.get_kernel(k).provisioner.pid for k in km._warm}
+            provisioner = km.get_kernel(visitor).provisioner
+            assert os.getpgid(provisioner.pid) == provisioner.pgid == provisioner.pid
+            await km.interrupt_kernel(visitor)
+            assert await evaluate(km, visitor, "warm") == "42"
+            await km.shutdown_kernel(visitor, now=True)
+            await asyncio.sleep(1)
+            assert km.kernel_template.running and all(psutil.pid_exists(p) for p in others)
         finally:
             await km.shutdown_all(now=True)
 
@@ -211,6 +222,7 @@ def test_forked_kernels_outlive_the_template_and_leave_with_the_server(tmp_path:
             assert time.monotonic() < deadline, "no kernel forked from a new template"
             time.sleep(0.5)
         every = kernel_pids()
+        leftovers = bench.tree(server.proc.pid)
         os.kill(server.proc.pid, signal.SIGKILL)
         server.proc.wait(10)
         deadline = time.monotonic() + 20
@@ -219,6 +231,11 @@ def test_forked_kernels_outlive_the_template_and_leave_with_the_server(tmp_path:
             time.sleep(0.5)
     finally:
         server.stop()
+        for proc in locals().get("leftovers", []):  # the table service's workers, say
+            with contextlib.suppress(psutil.Error):
+                for child in proc.children(recursive=True):
+                    child.kill()
+                proc.kill()
 
 
 def _not_zombie(pid: int) -> bool:

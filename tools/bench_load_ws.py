@@ -15,18 +15,20 @@ in a browser (recorded from Chromium's websocket frames):
    tries again;
 2. opens its kernel's channels websocket (Jupyter's v1 websocket protocol, messages built by
    jupyter_client's ``Session``) and asks for the kernel's info;
-3. asks the widget manager's control comm for every widget's state: **widgets**, the time
-   from arrival to everything the page needs to show the app;
-4. says its views are ready, as the page's widgets do (ipycanvas's ``client_ready`` for every
-   board layer, which makes the kernel draw the board; the browser store's "nothing
-   stored"), and waits until the kernel has answered;
-5. keeps the tickets it is offered, lets the bots play until its turn and clicks *Draw from
+3. asks the widget manager's control comm for every widget's state: **first screen**, the
+   time from arrival to everything the page needs to show the app's first screen;
+4. says what the page's widgets say once made (the browser's stores: nothing kept; the
+   page's address: no link), and waits until the kernel has answered;
+5. clicks *Play against bots* on the first screen; the board's layers say they are ready
+   (ipycanvas's ``client_ready``, which makes the kernel draw the board): **board**, the time
+   from arrival to a drawn board;
+6. keeps the tickets it is offered, lets the bots play until its turn and clicks *Draw from
    the deck*: **answer**, the time from that click to the kernel's last message about it.
 
 Every visitor stays connected until all are done (memory is measured then), as pages stay
-open in a class. It prints one line per figure: time to widgets, answer to a click,
-failures, "busy" answers, the server's CPU per visitor, memory per kernel; every figure goes
-to ``--json``. Nothing is rendered: the figures are the server's alone (the browsers' part,
+open in a class. It prints one line per figure: time to the first screen, time to a board,
+answer to a click, failures, "busy" answers, the server's CPU per visitor, memory per kernel;
+every figure goes to ``--json``. Nothing is rendered: the figures are the server's alone (the browsers' part,
 3-5 s of CPU a page, is in ``tools/bench_load.py``).
 
 Bounded: every visitor gives up after ``--timeout`` s, the whole run after spread + timeout

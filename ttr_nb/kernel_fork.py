@@ -227,9 +227,7 @@ class ForkProvisioner(LocalProvisioner):  # type: ignore[misc]
             self.log.warning("Starting a kernel without the template: %s", exc)
             return await super().launch_kernel(cmd, **kwargs)
         self.process = ForkedKernel(pid)
-        self.pid = pid
-        with contextlib.suppress(OSError):
-            self.pgid = os.getpgid(pid)
+        self.pid = self.pgid = pid  # a session of its own, made before the template answered
         self.cwd = kwargs.get("cwd", Path.cwd())
         return self.connection_info
 

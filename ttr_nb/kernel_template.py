@@ -54,6 +54,9 @@ def serve(fd: int) -> None:
     out = channel.makefile("wb", buffering=0)
     if sys.path and sys.path[0] in ("", os.getcwd()):
         del sys.path[0]  # as ipykernel_launcher does; the kernel puts its folder back
+    # What ipykernel's kernel spec sets where Python freezes modules: else the debugger
+    # says so in the server's log when it is imported (a started kernel's says it nowhere).
+    os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     try:
         for module in KERNEL_IMPORTS:
             importlib.import_module(module)
@@ -75,10 +78,17 @@ def serve(fd: int) -> None:
     out.write(json.dumps({"status": READY}).encode() + b"\n")
     for line in channel.makefile("rb"):
         request = json.loads(line)
+        session_made, said = os.pipe()
         pid = os.fork()
         if pid == 0:
             channel.close()
+            os.close(session_made)
+            os.setsid()  # a session of its own, as a started kernel: signals reach its group
+            os.close(said)
             run_kernel(request, kept)  # never returns
+        os.close(said)
+        os.read(session_made, 1)  # its session made: the server may signal its group now
+        os.close(session_made)
         out.write(json.dumps({"pid": pid}).encode() + b"\n")
 
 
@@ -86,7 +96,6 @@ def run_kernel(request: dict[str, Any], namespace: dict[str, Any]) -> None:
     """In the forked child: become the kernel ``request`` describes; exit when it ends."""
     code = 1
     try:
-        os.setsid()  # a session of its own, as a started kernel: interrupts reach its group
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the kernel's own subprocesses
         env = dict(request["env"])
         os.environ.clear()
