@@ -28,8 +28,8 @@ in a browser (recorded from Chromium's websocket frames):
 Every visitor stays connected until all are done (memory is measured then), as pages stay
 open in a class. It prints one line per figure: time to the first screen, time to a board,
 answer to a click, failures, "busy" answers, the server's CPU per visitor, memory per kernel;
-every figure goes to ``--json``. Nothing is rendered: the figures are the server's alone (the browsers' part,
-3-5 s of CPU a page, is in ``tools/bench_load.py``).
+every figure goes to ``--json``. Nothing is rendered: the figures are the server's alone (the
+browsers' part, 3-5 s of CPU a page, is in ``tools/bench_load.py``).
 
 Bounded: every visitor gives up after ``--timeout`` s, the whole run after spread + timeout
 + 60 s; the server and its kernels are always stopped. All visitors come from one address
