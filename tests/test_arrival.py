@@ -159,6 +159,53 @@ def test_warm_kernels_are_forked_from_one_process_that_warmed_up_once(tmp_path: 
     run(test)
 
 
+def test_a_forked_kernel_draws_on_a_canvas_and_serves_the_pages_widgets() -> None:
+    """What the template imported before there was a kernel works in each kernel: the
+    page's widget manager finds its comm target, and a drawing reaches the page (it goes
+    through ipycanvas's canvas manager, a widget made at import, in the template)."""
+    code = "import ipycanvas"
+
+    async def test() -> None:
+        km = manager(warm_kernels=1, warm_code=code)
+        try:
+            await until(lambda: len(km._warm) == 1)
+            kernel_id = km._warm[0]
+            client = km.get_kernel(kernel_id).client()
+            client.start_channels()
+            try:
+                await client.wait_for_ready(timeout=60)
+                msg_id = client.execute(
+                    "import comm\n"
+                    "targets = sorted(comm.get_comm_manager().targets)\n"
+                    "c = ipycanvas.Canvas(width=20, height=20)\n"
+                    "with ipycanvas.hold_canvas():\n"
+                    "    c.fill_rect(0, 0, 10, 10)\n"
+                    "manager = c._canvas_manager.model_id",
+                    user_expressions={"targets": "targets", "manager": "manager"},
+                )
+                drawn: list[dict[str, Any]] = []
+                while True:
+                    msg = await client.get_iopub_msg(timeout=60)
+                    if msg["msg_type"] == "comm_msg" and msg["buffers"]:
+                        drawn.append(msg["content"])
+                    if (
+                        msg["parent_header"].get("msg_id") == msg_id
+                        and msg["content"].get("execution_state") == "idle"
+                    ):
+                        break
+                reply = await client.get_shell_msg(timeout=60)
+                found = reply["content"]["user_expressions"]
+                assert "jupyter.widget.control" in found["targets"]["data"]["text/plain"]
+                manager_id = found["manager"]["data"]["text/plain"].strip("'")
+                assert [d for d in drawn if d["comm_id"] == manager_id], drawn
+            finally:
+                client.stop_channels()
+        finally:
+            await km.shutdown_all(now=True)
+
+    run(test)
+
+
 def test_a_warm_code_unsafe_to_fork_starts_each_kernel_itself(tmp_path: Path) -> None:
     """A template that would be copied with a thread running is not used: kernels start
     the usual way, each running warm_code, and the server's log says why."""

@@ -115,9 +115,7 @@ def run_kernel(request: dict[str, Any], namespace: dict[str, Any]) -> None:
         app = kernelapp.IPKernelApp.instance(parent_handle=1)
         app.initialize(sys.argv[1:])
         app.shell.user_ns.update(namespace)  # what warm_code left, as in a warmed kernel
-        widgets = sys.modules.get("ipywidgets")
-        if widgets is not None:  # imported before there was a kernel: its comm targets now
-            widgets.load_ipython_extension(app.shell)
+        adopt_template_widgets(app)
         app.start()
         code = 0
     except SystemExit as exc:
@@ -131,6 +129,22 @@ def run_kernel(request: dict[str, Any], namespace: dict[str, Any]) -> None:
             sys.stdout.flush()
             sys.stderr.flush()
         os._exit(code)
+
+
+def adopt_template_widgets(app: Any) -> None:
+    """What ``warm_code``'s imports made before there was a kernel joins this kernel:
+    ipywidgets' comm targets (registered at import, inside a kernel only), and the comms of
+    widgets made at import (ipycanvas's canvas manager, through which every drawing goes:
+    ipywidgets sends nothing on a comm that has no kernel)."""
+    widgets = sys.modules.get("ipywidgets")
+    if widgets is None:
+        return
+    widgets.load_ipython_extension(app.shell)
+    import comm
+
+    for made in comm.get_comm_manager().comms.values():
+        if getattr(made, "kernel", False) is None:
+            made.kernel = app.kernel
 
 
 def leave_with(server_pid: int) -> None:
