@@ -114,6 +114,7 @@ class KernelSocket:
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._answers: dict[str, list[dict[str, Any]]] = {}  # request id -> comm messages
         self.received = 0  # messages received from the kernel
+        self.drawings = 0  # of them, drawings (messages with binary buffers)
         self.received_bytes = 0
         self.reader = asyncio.ensure_future(self._read())
 
@@ -162,6 +163,8 @@ class KernelSocket:
             self.received_bytes += len(raw)
             channel, parts = deserialize_msg_from_ws_v1(raw)
             header, parent, _metadata, content = (json.loads(p) for p in parts[:4])
+            if header["msg_type"] == "comm_msg" and len(parts) > 4:
+                self.drawings += 1  # a canvas's drawing commands come with buffers
             self._dispatch(channel, header["msg_type"], parent.get("msg_id", ""), content)
 
     def _dispatch(self, channel: str, kind: str, parent: str, content: dict[str, Any]) -> None:
@@ -338,8 +341,11 @@ async def choose_play_against_bots(socket: KernelSocket, readied: set[str]) -> N
     message = click(socket, "ttr-first-bots")
     if message is None:
         raise RuntimeError("the first screen offers no 'Play against bots'")
+    drawn = socket.drawings
     await socket.request("comm_msg", message)
     await ready_views(socket, readied)
+    if socket.drawings == drawn:
+        raise RuntimeError("no board was drawn after 'Play against bots'")
 
 
 def click(socket: KernelSocket, dom_class: str) -> dict[str, Any] | None:
