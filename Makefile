@@ -49,14 +49,15 @@ teacher: setup
 	TTR_APP_PORT=$(PORT) $(BIN)/python -m ttr_nb.teacher_server --host $(HOST) --port $(TEACHER_PORT) \
 	  $(TLS_OPTIONS) -- --ClassroomKernelManager.warm_kernels=1 $(PROXY_OPTIONS)
 
-# A class arriving: VISITORS real Chromium pages within SPREAD seconds, then the server alone
-# (visitors over HTTP and websocket, no browser): VISITORS within SPREAD s and WS_VISITORS
-# within WS_SPREAD s (figures, not a test).
+# A class arriving: what one visitor costs the server, step by step; VISITORS real Chromium
+# pages within SPREAD seconds; then the server alone (visitors over HTTP and websocket, no
+# browser): VISITORS within SPREAD s and WS_VISITORS within WS_SPREAD s (figures, not a test).
 VISITORS ?= 30
 SPREAD ?= 30
 WS_VISITORS ?= 60
-WS_SPREAD ?= 60
+WS_SPREAD ?= 30
 bench-load: setup browser-deps
+	$(BIN)/python tools/bench_arrival.py --visitors 8
 	$(BIN)/python tools/bench_load.py --visitors $(VISITORS) --spread $(SPREAD)
 	$(BIN)/python tools/bench_load_ws.py --visitors $(VISITORS) --spread $(SPREAD)
 	$(BIN)/python tools/bench_load_ws.py --visitors $(WS_VISITORS) --spread $(WS_SPREAD) \

@@ -62,6 +62,16 @@ JS_CANVAS_PAINTED = """
 }
 """
 
+# The app is on the screen: its first screen (which has no board: the board is built when
+# the visitor leaves it), or a drawn board (a link, a resumed game).
+JS_APP_SHOWN = f"""
+() => {{
+  const first = document.querySelector('.ttr-first-screen');
+  if (first && first.offsetParent !== null) return true;
+  return ({JS_CANVAS_PAINTED.strip()})();
+}}
+"""
+
 JS_CANVAS_SUM = """
 () => {
   const c = document.querySelector('.ttr-board-canvas canvas');
@@ -304,7 +314,7 @@ def page(context: Any, voila: Voila) -> Iterator[Any]:
     tab = context.new_page()
     opened = time.monotonic()
     tab.goto(voila.url, wait_until="domcontentloaded", timeout=60_000)
-    tab.wait_for_function(JS_CANVAS_PAINTED, timeout=90_000, polling=100)
+    tab.wait_for_function(JS_APP_SHOWN, timeout=90_000, polling=100)
     past_first_screen(tab)
     now = time.monotonic()
     voila.timings["start_to_drawn_board_s"] = round(now - voila.started, 2)
@@ -316,10 +326,12 @@ def page(context: Any, voila: Voila) -> Iterator[Any]:
 # -------------------------------------------------------------------- helpers
 def past_first_screen(page: Any) -> None:
     """The app opens on its first screen (what did you come for?): choose *Play against
-    bots*, the game these tests play. (Opening New game or Play with others leaves it too.)"""
+    bots*, the game these tests play (opening New game or Play with others leaves it too),
+    and wait until its board is drawn."""
     button = page.locator("button.ttr-first-bots")
     if button.is_visible():
         click_and_settle(page, "button.ttr-first-bots")
+    page.wait_for_function(JS_CANVAS_PAINTED, timeout=90_000, polling=100)
 
 
 def shoot(page: Any, name: str) -> Path:

@@ -24,7 +24,6 @@ from browser import (
     VIEWPORT,
     WAIT_MS,
     Voila,
-    _children,
     bots_until_me,
     canvas_point,
     click_and_answer,
@@ -49,6 +48,7 @@ from browser import (
     voila,
     wait_canvas_change,
 )
+from load_tools import load_tool
 
 from ttr_nb import available_maps, load_map
 from ttr_nb.rules import playable_maps
@@ -316,14 +316,11 @@ def test_kernel_restart_asks_to_reload(page: Any, voila: Voila) -> None:
 
 
 def _kill_kernel(voila_pid: int, kernel_id: str | None) -> int:
-    """SIGKILL the kernel that our own Voilà started for ``kernel_id``."""
+    """SIGKILL the kernel that our own Voilà started for ``kernel_id`` (forked from the
+    kernel template or started on its own: known by its connection file's ports)."""
     killed = 0
-    for pid in _children(voila_pid):
-        try:
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if "ipykernel" in cmdline and kernel_id is not None and kernel_id in cmdline:
+    for pid, known in load_tool("bench_load").kernel_ids(voila_pid).items():
+        if kernel_id is not None and known == kernel_id:
             os.kill(pid, signal.SIGKILL)
             killed += 1
     return killed

@@ -24,7 +24,7 @@ from a11y import (
     tab_to,
 )
 from browser import (
-    JS_CANVAS_PAINTED,
+    JS_APP_SHOWN,
     JS_IN_VIEW,
     JS_SCROLL_TOP,
     WAIT_MS,
@@ -61,7 +61,7 @@ def page(context: Any, voila: Voila) -> Iterator[Any]:
     tab = context.new_page()
     tab.set_viewport_size({"width": LAPTOP[0], "height": LAPTOP[1]})
     tab.goto(voila.url, wait_until="domcontentloaded", timeout=60_000)
-    tab.wait_for_function(JS_CANVAS_PAINTED, timeout=90_000, polling=100)
+    tab.wait_for_function(JS_APP_SHOWN, timeout=90_000, polling=100)
     tab.locator("button.ttr-first-bots").wait_for(state="visible", timeout=WAIT_MS)
     tab.wait_for_timeout(500)  # the page helper names what ipywidgets left unnamed
     yield tab

@@ -22,6 +22,7 @@ import pytest
 from browser import (
     CHROMIUM,
     CHROMIUM_FLAGS,
+    JS_APP_SHOWN,
     JS_CANVAS_PAINTED,
     VIEWPORT,
     WAIT_MS,
@@ -88,7 +89,7 @@ def open_page(context: Any, url: str, frames: list[bytes | str] | None = None) -
     if frames is not None:
         page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(data)))
     page.goto(url, wait_until="domcontentloaded", timeout=60_000)
-    page.wait_for_function(JS_CANVAS_PAINTED, timeout=90_000, polling=200)
+    page.wait_for_function(JS_APP_SHOWN, timeout=90_000, polling=200)
     return page
 
 
@@ -231,7 +232,8 @@ def solo_tickets(page: Any, frames: list[bytes | str] | None = None) -> set[str]
 
     from ttr_nb import new_game
 
-    seeds = {int(page.locator(".ttr-seed input").input_value() or 0)}
+    box = page.locator(".ttr-seed input")  # none on the first screen: no game there yet
+    seeds = {int(box.input_value() or 0)} if box.count() else set()
     boxes: set[str] = set()  # the Seed boxes' model ids
 
     def walk(node: Any, model: str | None) -> None:

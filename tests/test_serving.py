@@ -382,17 +382,19 @@ async def _answered(visit: Any) -> None:
 
 def test_the_load_client_without_browsers_reports_every_figure(tmp_path: Path) -> None:
     """``tools/bench_load_ws.py`` (``make bench-load``): three visitors fetch the page, get
-    their widgets over the websocket and draw a card; one line per figure."""
+    the first screen over the websocket, choose Play against bots, get a board and draw a
+    card; one line per figure."""
     out = tmp_path / "ws.json"
     done = run_load_tool("bench_load_ws.py", out, timeout=600)
     report = json.loads(out.read_text())
     summary = report["summary"]
-    assert summary["got_widgets"] == 3 and summary["failures"] == []
+    assert summary["got_widgets"] == summary["got_board"] == 3 and summary["failures"] == []
     assert all(v["answer_s"] is not None and v["click_updates"] > 0 for v in report["visits"])
     assert 0 < summary["server_cpu_s_per_visitor"] < 30
     assert 20 < summary["kernel_pss_median_mb"] < 300
     for line in (
-        "time to widgets: p50",
+        "time to the first screen (every widget's state): p50",
+        "time to a board (Play against bots clicked on the first screen, the board drawn): p50",
         "answer to a click (Draw from the deck): p50",
         "failures: 0",
         "busy answers: 0",

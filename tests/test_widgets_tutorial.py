@@ -19,6 +19,7 @@ from tutorial_steps import click_move, finish_step, frugal_move
 from ttr_nb.actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets
 from ttr_nb.algorithms import TicketUnreachableError, plan_ticket
 from ttr_nb.deals import give_routes, set_face_up, set_tickets, ticket_id
+from ttr_nb.rules import rules_for
 from ttr_nb.rules.europe_actions import BuildStation, GiveUpTunnel, PayTunnel
 from ttr_nb.rules.world_actions import ChooseSupply, ExchangePieces
 from ttr_nb.widgets import GameApp
@@ -553,7 +554,8 @@ def test_the_rules_card_opens_at_any_time_with_the_maps_own_rules(map_id: str) -
     body = html.unescape(card.body.value)
     for part in ("On your turn", "Claiming a route", "The end and the score"):
         assert part in body
-    game_map, rules = app.map, app.game.rules
+    game_map = app.map
+    rules = rules_for(game_map)  # the first screen has no game: the map's own rules
     lengths = sorted({r.length for r in game_map.routes})
     assert "".join(f"<td>{game_map.route_points(n)}</td>" for n in lengths) in card.body.value
     assert f"ends a turn with {rules.end_trigger_pieces} " in body  # the end trigger

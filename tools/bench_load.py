@@ -9,10 +9,12 @@ until it is idle (its warm kernels are ready), then opens one Chromium page per 
 visitor ``i`` arriving at ``spread * i / (N - 1)`` seconds. Chromium resolves no host but
 127.0.0.1, as in a classroom without internet: any request for another host is counted.
 
-For each visitor it records what the page shows every half second: the board (canvas pixels
-painted, not just a <canvas>), the "busy, retrying" page, the start-up message, an error, or
-nothing at all (blank). It prints a summary line per run (the capacity table's columns), the
-server's memory and CPU per visitor, and writes every figure to ``--json``.
+For each visitor it records what the page shows every half second: the app's first screen
+(where it clicks *Play against bots*, as a visitor does: the board is built then), the board
+(canvas pixels painted, not just a <canvas>), the "busy, retrying" page, the start-up
+message, an error, or nothing at all (blank). It prints a summary line per run (the
+capacity table's columns), the server's memory and CPU per visitor, and writes every figure
+to ``--json``.
 
 Bounded in time: every visitor gives up after ``--timeout`` seconds; the whole run after
 spread + timeout + 60 s. The browser, the Voilà server and its kernels are always stopped.
@@ -30,6 +32,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -63,6 +66,8 @@ BLANK_LIMIT_S = 3.0  # a page showing nothing for longer than this counts as a b
 JS_STATE = """
 () => {
   const app = document.querySelector('.ttr-app');
+  const first = document.querySelector('.ttr-first-screen');  // the board waits behind it
+  if (first && first.offsetParent !== null) return 'first screen';
   const c = app && document.querySelector('.ttr-board-canvas canvas');
   if (c && c.width) {
     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
@@ -125,6 +130,31 @@ def kernels_of(pid: int) -> list[psutil.Process]:
     return found
 
 
+def kernel_ids(server_pid: int) -> dict[int, str]:
+    """Each kernel process's kernel id. A started kernel names its connection file on its
+    command line; a kernel forked from the template (ttr_nb.kernel_fork) does not, and is
+    known by the shell port it listens on, which its connection file names."""
+    found: dict[int, str] = {}
+    ports: dict[int, int] = {}
+    for proc in kernels_of(server_pid):
+        with contextlib.suppress(psutil.Error, StopIteration):
+            name = next(a for a in proc.cmdline() if a.endswith(".json"))
+            found[proc.pid] = Path(name).stem.removeprefix("kernel-")
+            continue
+        with contextlib.suppress(psutil.Error):
+            for conn in proc.net_connections(kind="tcp"):
+                if conn.status == psutil.CONN_LISTEN:
+                    ports[conn.laddr.port] = proc.pid
+    if ports:
+        for folder in Path(tempfile.gettempdir()).glob("voila_*"):
+            for file in folder.glob("kernel-*.json"):
+                with contextlib.suppress(OSError, ValueError, KeyError):
+                    pid = ports.get(json.loads(file.read_text())["shell_port"])
+                    if pid is not None:
+                        found[pid] = file.stem.removeprefix("kernel-")
+    return found
+
+
 class Server:
     """Voilà on 127.0.0.1 in a session of its own, as ``make app`` starts it; ``wrap``
     prefixes the command (e.g. ``taskset -c 0``: the server and its kernels on one core)."""
@@ -139,7 +169,7 @@ class Server:
             *(wrap or []),
             sys.executable,
             "-m",
-            "voila",
+            "ttr_nb.voila_server",  # make app's server: Voilà with the app's additions
             notebook,
             "--no-browser",
             "--Voila.ip=127.0.0.1",
@@ -296,6 +326,7 @@ def memory_detail(server_pid: int) -> dict[str, Any]:
 class Visit:
     index: int
     arrival_s: float
+    first_screen_s: float | None = None  # seconds from arrival to the first screen
     board_s: float | None = None  # seconds from arrival to a drawn board
     first_byte_s: float | None = None
     states: list[tuple[float, str]] = field(default_factory=list)  # changes of what is seen
@@ -353,6 +384,10 @@ async def visit(
             if state != last:
                 v.states.append((round(now, 2), state))
                 last = state
+            if state == "first screen" and v.first_screen_s is None:
+                v.first_screen_s = now  # the visitor chooses Play against bots
+                with contextlib.suppress(Exception):
+                    await page.click("button.ttr-first-bots", timeout=10_000)
             if state == "busy":
                 v.busy_s += POLL_S
             if state == "blank":
@@ -430,6 +465,7 @@ def summarise(
     visits: list[Visit], sampler: Sampler, memory: dict[str, Any], baseline_mb: float, spread: float
 ) -> dict[str, Any]:
     boards = [v.board_s for v in visits if v.board_s is not None]
+    firsts = [v.first_screen_s for v in visits if v.first_screen_s is not None]
     n = len(visits)
     peak = max((s.server_rss_mb for s in sampler.samples), default=0.0)
     kernel_pss = [k["pss_mb"] for k in memory["kernels"]]
@@ -446,6 +482,8 @@ def summarise(
     return {
         "visitors": n,
         "spread_s": spread,
+        "saw_first_screen": len(firsts),
+        "first_screen_median_s": statistics.median(firsts) if firsts else None,
         "saw_board": len(boards),
         "board_median_s": statistics.median(boards) if boards else None,
         "board_p90_s": quantile(boards, 0.9),
@@ -488,6 +526,10 @@ def print_report(s: dict[str, Any], load: tuple[float, float, float]) -> None:
         f"| {s['saw_blank']} | {s['server_rss_peak_mb']:.0f} MB | {load[0]:.2f} |"
     )
     print()
+    print(
+        f"first screen seen by {s['saw_first_screen']} visitors, median "
+        f"{fmt(s['first_screen_median_s'])} after arrival; each then chose Play against bots"
+    )
     print(
         f"memory per visitor: {fmt(s['kernel_pss_median_mb'], 'MB')} "
         f"(PSS of a visitor's kernel, median; RSS {fmt(s['kernel_rss_median_mb'], 'MB')})"

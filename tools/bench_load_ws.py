@@ -15,19 +15,21 @@ in a browser (recorded from Chromium's websocket frames):
    tries again;
 2. opens its kernel's channels websocket (Jupyter's v1 websocket protocol, messages built by
    jupyter_client's ``Session``) and asks for the kernel's info;
-3. asks the widget manager's control comm for every widget's state: **widgets**, the time
-   from arrival to everything the page needs to show the app;
-4. says its views are ready, as the page's widgets do (ipycanvas's ``client_ready`` for every
-   board layer, which makes the kernel draw the board; the browser store's "nothing
-   stored"), and waits until the kernel has answered;
-5. keeps the tickets it is offered, lets the bots play until its turn and clicks *Draw from
+3. asks the widget manager's control comm for every widget's state: **first screen**, the
+   time from arrival to everything the page needs to show the app's first screen;
+4. says what the page's widgets say once made (the browser's stores: nothing kept; the
+   page's address: no link), and waits until the kernel has answered;
+5. clicks *Play against bots* on the first screen; the board's layers say they are ready
+   (ipycanvas's ``client_ready``, which makes the kernel draw the board): **board**, the time
+   from arrival to a drawn board;
+6. keeps the tickets it is offered, lets the bots play until its turn and clicks *Draw from
    the deck*: **answer**, the time from that click to the kernel's last message about it.
 
 Every visitor stays connected until all are done (memory is measured then), as pages stay
-open in a class. It prints one line per figure: time to widgets, answer to a click,
-failures, "busy" answers, the server's CPU per visitor, memory per kernel; every figure goes
-to ``--json``. Nothing is rendered: the figures are the server's alone (the browsers' part,
-3-5 s of CPU a page, is in ``tools/bench_load.py``).
+open in a class. It prints one line per figure: time to the first screen, time to a board,
+answer to a click, failures, "busy" answers, the server's CPU per visitor, memory per kernel;
+every figure goes to ``--json``. Nothing is rendered: the figures are the server's alone (the
+browsers' part, 3-5 s of CPU a page, is in ``tools/bench_load.py``).
 
 Bounded: every visitor gives up after ``--timeout`` s, the whole run after spread + timeout
 + 60 s; the server and its kernels are always stopped. All visitors come from one address
@@ -62,7 +64,15 @@ from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 from tornado.websocket import WebSocketClientConnection, websocket_connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_load import REPO, Sampler, Server, kernels_of, memory_detail, quantile  # noqa: E402
+from bench_load import (  # noqa: E402
+    REPO,
+    Sampler,
+    Server,
+    kernel_ids,
+    kernels_of,
+    memory_detail,
+    quantile,
+)
 
 WS_PROTOCOL = "v1.kernel.websocket.jupyter.org"  # what JupyterLab's (and Voilà's) page speaks
 CONTROL_TARGET = "jupyter.widget.control"  # ipywidgets 8: every widget's state in one message
@@ -96,12 +106,16 @@ class KernelSocket:
     """One page's websocket to its kernel: sends requests, follows what the kernel answers
     and mirrors every widget's state (as the page's widget manager does)."""
 
-    def __init__(self, ws: WebSocketClientConnection, session: Session) -> None:
+    def __init__(self, ws: WebSocketClientConnection, session: Session, origin: str = "") -> None:
         self.ws, self.session = ws, session
+        self.origin = origin  # the page's origin, as its address tells the kernel
         self.models: dict[str, dict[str, Any]] = {}  # widget id -> state
         self._idle: dict[str, asyncio.Future[float]] = {}  # request id -> when answered
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._answers: dict[str, list[dict[str, Any]]] = {}  # request id -> comm messages
+        self.received = 0  # messages received from the kernel
+        self.drawings = 0  # of them, drawings (messages with binary buffers)
+        self.received_bytes = 0
         self.reader = asyncio.ensure_future(self._read())
 
     def send(
@@ -145,8 +159,12 @@ class KernelSocket:
                 return
             if isinstance(raw, str):  # the legacy JSON protocol; not chosen, never sent
                 continue
+            self.received += 1
+            self.received_bytes += len(raw)
             channel, parts = deserialize_msg_from_ws_v1(raw)
             header, parent, _metadata, content = (json.loads(p) for p in parts[:4])
+            if header["msg_type"] == "comm_msg" and len(parts) > 4:
+                self.drawings += 1  # a canvas's drawing commands come with buffers
             self._dispatch(channel, header["msg_type"], parent.get("msg_id", ""), content)
 
     def _dispatch(self, channel: str, kind: str, parent: str, content: dict[str, Any]) -> None:
@@ -255,7 +273,7 @@ async def visit(
             ),
             STEP_TIMEOUT_S,
         )
-        socket = KernelSocket(ws, session)
+        socket = KernelSocket(ws, session, base_url.rstrip("/"))
         await socket.request("kernel_info_request", {}, wait="reply")
         step("connected")
         control = str(uuid.uuid4())
@@ -273,22 +291,10 @@ async def visit(
         v.widgets_s = states[0]["received"] - arrived
         step("widgets")
         socket.send("comm_close", {"comm_id": control, "data": {}})
-        last = ""
-        for model_id, state in list(socket.models.items()):
-            if state.get("_send_client_ready_event"):  # an ipycanvas layer
-                last = socket.send(
-                    "comm_msg",
-                    socket.comm_msg(
-                        model_id, {"method": "custom", "content": {"event": "client_ready"}}
-                    ),
-                )
-            elif "_esm" in state:  # the browser store: nothing stored in this browser
-                stored = {"kind": "stored", "text": None, "too_long": False}
-                last = socket.send(
-                    "comm_msg", socket.comm_msg(model_id, {"method": "custom", "content": stored})
-                )
-        if last:
-            await asyncio.wait_for(asyncio.shield(socket._idle[last]), STEP_TIMEOUT_S)
+        readied: set[str] = set()
+        await ready_views(socket, readied)
+        step("views ready")
+        await choose_play_against_bots(socket, readied)
         v.board_s = step("board")
         await play_until_a_card_draw(socket, v, step)
     except Exception as exc:  # this visitor failed; the run goes on
@@ -299,6 +305,47 @@ async def visit(
     finally:
         if socket is not None:
             await socket.close()
+
+
+async def ready_views(socket: KernelSocket, readied: set[str]) -> None:
+    """Say what the page's new widgets say once created (ipycanvas's ``client_ready``, the
+    browser store's "nothing stored"), for the widgets not in ``readied``; return once the
+    kernel has answered them all."""
+    last = ""
+    for model_id, state in list(socket.models.items()):
+        if model_id in readied:
+            continue
+        readied.add(model_id)
+        if state.get("_send_client_ready_event"):  # an ipycanvas layer
+            last = socket.send(
+                "comm_msg",
+                socket.comm_msg(
+                    model_id, {"method": "custom", "content": {"event": "client_ready"}}
+                ),
+            )
+        elif "_esm" in state:  # the app's own page parts (anywidget)
+            if 'kind: "link"' in state["_esm"]:  # the page's address: no link followed
+                said = {"kind": "link", "query": "", "origin": socket.origin, "path": "/"}
+            else:  # the browser's stores: nothing stored in this browser
+                said = {"kind": "stored", "text": None, "too_long": False}
+            last = socket.send(
+                "comm_msg", socket.comm_msg(model_id, {"method": "custom", "content": said})
+            )
+    if last:
+        await asyncio.wait_for(asyncio.shield(socket._idle[last]), STEP_TIMEOUT_S)
+
+
+async def choose_play_against_bots(socket: KernelSocket, readied: set[str]) -> None:
+    """On the first screen, click *Play against bots*; once the kernel has answered, the
+    board's new widgets say they are ready and the kernel draws it."""
+    message = click(socket, "ttr-first-bots")
+    if message is None:
+        raise RuntimeError("the first screen offers no 'Play against bots'")
+    drawn = socket.drawings
+    await socket.request("comm_msg", message)
+    await ready_views(socket, readied)
+    if socket.drawings == drawn:
+        raise RuntimeError("no board was drawn after 'Play against bots'")
 
 
 def click(socket: KernelSocket, dom_class: str) -> dict[str, Any] | None:
@@ -388,6 +435,7 @@ def summarise(
     visitor was done."""
     n = len(visits)
     widgets = [v.widgets_s for v in visits if v.widgets_s is not None]
+    boards = [v.board_s for v in visits if v.board_s is not None]
     answers = [v.answer_s for v in visits if v.answer_s is not None]
     summary: dict[str, Any] = {
         "visitors": n,
@@ -395,6 +443,10 @@ def summarise(
         "widgets_p50_s": quantile(widgets, 0.5),
         "widgets_p95_s": quantile(widgets, 0.95),
         "widgets_max_s": max(widgets, default=None),
+        "got_board": len(boards),
+        "board_p50_s": quantile(boards, 0.5),
+        "board_p95_s": quantile(boards, 0.95),
+        "board_max_s": max(boards, default=None),
         "answer_p50_s": quantile(answers, 0.5),
         "answer_p95_s": quantile(answers, 0.95),
         "answer_max_s": max(answers, default=None),
@@ -444,8 +496,12 @@ def s_(value: float | None) -> str:
 def report(s: dict[str, Any]) -> list[str]:
     """The figures, one line each."""
     lines = [
-        f"time to widgets: p50 {s_(s['widgets_p50_s'])}, p95 {s_(s['widgets_p95_s'])}, "
-        f"max {s_(s['widgets_max_s'])} ({s['got_widgets']} of {s['visitors']} visitors)",
+        f"time to the first screen (every widget's state): p50 {s_(s['widgets_p50_s'])}, "
+        f"p95 {s_(s['widgets_p95_s'])}, max {s_(s['widgets_max_s'])} ({s['got_widgets']} of "
+        f"{s['visitors']} visitors)",
+        f"time to a board (Play against bots clicked on the first screen, the board drawn): "
+        f"p50 {s_(s['board_p50_s'])}, p95 {s_(s['board_p95_s'])}, max {s_(s['board_max_s'])} "
+        f"({s['got_board']} of {s['visitors']} visitors)",
         f"answer to a click (Draw from the deck): p50 {s_(s['answer_p50_s'])}, "
         f"p95 {s_(s['answer_p95_s'])}, max {s_(s['answer_max_s'])}",
         f"failures: {len(s['failures'])}" + "".join(f"; {f}" for f in s["failures"][:5]),
@@ -471,13 +527,11 @@ def report(s: dict[str, Any]) -> list[str]:
 
 
 def label_kernels(memory: dict[str, Any], server_pid: int) -> None:
-    """Name each kernel's id (from its connection file) so visitors' kernels are known."""
+    """Name each kernel's id so visitors' kernels are known."""
+    ids = kernel_ids(server_pid)
     for entry in memory["kernels"]:
-        for proc in kernels_of(server_pid):
-            if proc.pid == entry["pid"]:
-                with contextlib.suppress(Exception):
-                    name = next(a for a in proc.cmdline() if a.endswith(".json"))
-                    entry["kernel_id"] = Path(name).stem.removeprefix("kernel-")
+        if entry["pid"] in ids:
+            entry["kernel_id"] = ids[entry["pid"]]
 
 
 def _cores(spec: str) -> set[int]:
@@ -578,7 +632,7 @@ def main(argv: list[str] | None = None) -> int:
         json.dumps({"summary": summary, "visits": [asdict(v) for v in visits]}, indent=1)
     )
     print(f"figures: {args.json}   Voilà log: {log}")
-    return 0 if not summary["failures"] and summary["got_widgets"] == n else 1
+    return 0 if not summary["failures"] and summary["got_board"] == n else 1
 
 
 if __name__ == "__main__":

@@ -46,11 +46,23 @@ from .storage import BrowserStore
 from .tables import TablePlay
 from .timeline import BotPanel, TimelinePanel
 from .tutorial.reminders import FirstGameReminders
-from .tutorial.runner import TutorialPlay
-from .tutorial.welcome import FirstScreen
+from .tutorial.runner import ProgressKeeper, TutorialPlay
+from .tutorial.welcome import AWAY_CLASS, FirstScreen
 from .variants import Shown, VariantUI
 
 NOT_YOUR_TURN = "It is not a human player's turn."
+
+# What GameApp.build_game makes: the board and everything of a game. Asking for one of them
+# builds them all (see GameApp.__getattr__).
+GAME_PARTS = frozenset(
+    {
+        "setup", "board", "prompt", "turn", "offer", "claim", "cards", "hand", "timeline",
+        "bot_panel", "files", "coach", "tutorial", "reminders", "explore_note", "result_html",
+        "scores_html", "log_html", "about_html", "key_html", "variant_box", "variant_top_box",
+        "dock", "game_panels", "play_column", "board_text", "board_column", "history_column",
+        "extras", "main",
+    }
+)  # fmt: skip
 
 
 class GameApp(BotTurns, TimelineAndSaves):
@@ -102,7 +114,62 @@ class GameApp(BotTurns, TimelineAndSaves):
         self.shown = Shown(view=None)
         self.map: Map = load_map(map_name)
         self.ui: VariantUI = variant_uis.ui_class(self.map.rules)(self)
+        self._game_options = (map_name, players, seats, seed, auto_bots)
+        self.game_built = False  # the board and the game's panels (see build_game)
+        self._building = False
+        self.coach_allowed = True  # the game creator's setting (New game)
 
+        # What the first screen shows, and what the page says as it opens (what its
+        # browser kept, its link); the board and the game's panels come with build_game.
+        self.store = BrowserStore()
+        self.store.on_stored(self.guard(self._offer_resume))
+        self.scroller = Scroller()
+        self.access = PageAccess()  # keyboard and screen-reader help in the page
+        self.tables = TablePlay(self, service_factory)
+        self.tutorial_keeper = ProgressKeeper()  # the tutorial's step, kept in the browser
+        self.tutorial_keeper.on_stored(self.guard(lambda step: self.tutorial.resume(step)))
+        self.rules_card = RulesCard(self)  # the rules on one screen, open at any time
+        self.first_screen = FirstScreen(self)
+        self.links = LinkReader()  # the page's address: a link to a table, a map, a tutorial
+        self.links.on_link(self.guard(lambda query, base: follow_link(self, query, base)))
+        self._build_shell()
+        self.first_screen.watch(self.new_game_box, self.tables.forms_box)
+        if welcome:
+            self.first_screen.show()
+        else:
+            self.build_game()
+
+    def __getattr__(self, name: str) -> Any:
+        """A part of the game (the board, a panel) asked for before the game was built
+        builds it: the first screen has none, and whatever leaves it needs them."""
+        if name in GAME_PARTS and not self.__dict__.get("_building", True):
+            self.build_game()
+            return getattr(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def build_game(self, map_name: str | None = None) -> None:
+        """Build the board and the game's panels (once), with a game behind the first
+        screen, on ``map_name`` (default: the app's map), as if they had been there from
+        the start. The first screen needs none of them: a visitor's page gets them when it
+        leaves it (a choice, a link, a resumed game)."""
+        if self.game_built or self._building:
+            return
+        self._building = True
+        try:
+            self._build_game_parts(map_name or self._game_options[0])
+        finally:
+            self._building = False
+        self.game_built = True
+        behind = self.first_screen.showing
+        self.start(fold=False, behind=behind)  # an open New game or Play with others stays
+        if behind:
+            self.first_screen.show()  # over the game, which it hides (and its words)
+
+    def _build_game_parts(self, map_name: str) -> None:
+        _, players, seats, seed, auto_bots = self._game_options
+        if map_name != self.map.id:
+            self.map = load_map(map_name)
+            self.ui = variant_uis.ui_class(self.map.rules)(self)
         self.setup = SetupPanel(self, map_name, players, seats, seed)
         self.board = BoardWidget(self.map, guard=self.guard)
         self.board.on_select(self.guard(lambda _route: self._render_claim_only()))
@@ -117,28 +184,17 @@ class GameApp(BotTurns, TimelineAndSaves):
         self.timeline = TimelinePanel(self)
         self.bot_panel = BotPanel(self, auto_bots)
         self.files = FilesPanel(self)
-        self.coach_allowed = True  # the game creator's setting (New game)
         self.coach = CoachPanel(self)
-        self.store = BrowserStore()
-        self.store.on_stored(self.guard(self._offer_resume))
-        self.scroller = Scroller()
-        self.access = PageAccess()  # keyboard and screen-reader help in the page
         self.prompt.on_open.append(lambda: self.scroller.show(".ttr-prompt"))
-        self.tables = TablePlay(self, service_factory)
-        self.tutorial = TutorialPlay(self)
-        self.rules_card = RulesCard(self)  # the rules on one screen, open at any time
+        self.tutorial = TutorialPlay(self, self.tutorial_keeper)
         self.reminders = FirstGameReminders(self)
-        self.first_screen = FirstScreen(self)
-        self.links = LinkReader()  # the page's address: a link to a table, a map, a tutorial
-        self.links.on_link(self.guard(lambda query, base: follow_link(self, query, base)))
         self._build_layout()
-        self.first_screen.watch(self.new_game_box, self.tables.forms_box)
-        self.start()
-        if welcome:
-            self.first_screen.show()
 
     # ================================================================ layout
-    def _build_layout(self) -> None:
+    def _build_shell(self) -> None:
+        """The page's frame: the title, the status line, New game and Play with others
+        (folded), the first screen, and the page's own parts (what the browser kept, the
+        page's address); the game's parts go in between once built."""
         self.status = widgets.HTML(_dom_classes=["ttr-status-box"])
         self.connection = widgets.HTML(
             "<div class='ttr-lost'>The connection to the game engine is lost (the server "
@@ -146,6 +202,40 @@ class GameApp(BotTurns, TimelineAndSaves):
             "from your browser's copy.</div>",
             _dom_classes=["ttr-connection"],
         )
+        # New game's form is made when it is first opened (or the game is built).
+        self.new_game_box = widgets.Accordion(
+            children=[widgets.VBox()], _dom_classes=["ttr-new-game"]
+        )
+        self.new_game_box.set_title(0, "New game: map, players, seed")
+        self.new_game_box.selected_index = None
+        self.widget = widgets.VBox(
+            [
+                widgets.HTML(panels.APP_CSS),
+                widgets.HTML(
+                    "<div class='ttr-title'><b>Ticket to Ride: a teaching table</b> "
+                    "<span class='ttr-note'>Unofficial teaching tool; Ticket to Ride is a "
+                    "trademark of Days of Wonder, which does not endorse it.</span></div>",
+                    _dom_classes=["ttr-title-box"],
+                ),
+                self.rules_card.widget,
+                self.connection,
+                self.status,
+                self.new_game_box,
+                self.tables.forms_box,
+                self.first_screen.widget,
+                self.store,
+                self.scroller,
+                self.access,
+                self.tables.keeper,
+                self.tables.timer,
+                self.tutorial_keeper,
+                self.links,
+            ],
+            _dom_classes=["ttr-app"],
+        )
+
+    def _build_layout(self) -> None:
+        """The board and the game's panels, put in the page's frame."""
         self.explore_note = widgets.HTML(_dom_classes=["ttr-explore-note"])
         self.result_html = widgets.HTML(_dom_classes=["ttr-result-box"])
         self.scores_html = widgets.HTML(_dom_classes=["ttr-scores"])
@@ -154,11 +244,7 @@ class GameApp(BotTurns, TimelineAndSaves):
         self.key_html = widgets.HTML(_dom_classes=["ttr-key"])
         self.variant_box = widgets.VBox(_dom_classes=["ttr-variant-panels"])
         self.variant_top_box = widgets.VBox(_dom_classes=["ttr-variant-top-panels"])
-        self.new_game_box = widgets.Accordion(
-            children=[self.setup.widget], _dom_classes=["ttr-new-game"]
-        )
-        self.new_game_box.set_title(0, "New game: map, players, seed")
-        self.new_game_box.selected_index = None
+        self.new_game_box.children = [self.setup.widget]
         # On a phone the step's or the turn's words and the question stay on screen with
         # the board: the dock is a panel fixed at the bottom of the window (and the claim
         # panel, once a route is chosen, sits on it: panels.APP_CSS); on a wider screen the
@@ -213,37 +299,26 @@ class GameApp(BotTurns, TimelineAndSaves):
             ],
             _dom_classes=["ttr-main"],
         )
-        self.widget = widgets.VBox(
-            [
-                widgets.HTML(panels.APP_CSS),
-                widgets.HTML(
-                    "<div class='ttr-title'><b>Ticket to Ride: a teaching table</b> "
-                    "<span class='ttr-note'>Unofficial teaching tool; Ticket to Ride is a "
-                    "trademark of Days of Wonder, which does not endorse it.</span></div>",
-                    _dom_classes=["ttr-title-box"],
-                ),
-                self.rules_card.widget,
-                self.key_html,
-                self.connection,
-                self.status,
-                self.new_game_box,
-                self.tables.forms_box,
-                self.first_screen.widget,
-                self.main,
-                extras,
-                self.store,
-                self.scroller,
-                self.access,
-                self.tables.keeper,
-                self.tables.timer,
-                self.tutorial.keeper,
-                self.links,
-            ],
-            _dom_classes=["ttr-app"],
-        )
+        if self.first_screen.showing:  # built behind the first screen: hidden with the rest
+            for part in (self.main, self.key_html, extras):
+                part.add_class(AWAY_CLASS)
+        frame = list(self.widget.children)
+        frame.insert(frame.index(self.connection), self.key_html)
+        frame.insert(frame.index(self.first_screen.widget) + 1, self.main)
+        frame.insert(frame.index(self.main) + 1, extras)
+        self.widget.children = frame
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        # ipywidgets' own makes a text version from the repr of every widget in the tree
+        # (hundreds); a title says as much.
+        return {
+            "application/vnd.jupyter.widget-view+json": {
+                "version_major": 2,
+                "version_minor": 0,
+                "model_id": self.widget.model_id,
+            },
+            "text/plain": "Ticket to Ride: a teaching table (an interactive app)",
+        }
 
     # ================================================================ queries
     @property
@@ -349,15 +424,18 @@ class GameApp(BotTurns, TimelineAndSaves):
             cancel_label="No: keep playing",
         )
 
-    def start(self) -> None:
-        """Start a game from the setup panel (or open the board in explore mode)."""
+    def start(self, fold: bool = True, behind: bool = False) -> None:
+        """Start a game from the setup panel (or open the board in explore mode); ``fold``:
+        fold the setup away, the board comes first. ``behind``: the game waiting behind the
+        first screen (it stays; nobody plays that game yet: the browser does not keep it)."""
         names = self.setup.player_names()
         if names is None:
             self.new_game_box.selected_index = 0
             self._set_status("Check the players' names in the New game panel.", bad=True)
             return
         self.setup.note.clear()
-        self.new_game_box.selected_index = None  # fold the setup away: the board comes first
+        if fold:
+            self.new_game_box.selected_index = None
         self.tutorial.stop()
         self.stop_bots()
         self.timeline.stop_replay()
@@ -372,7 +450,7 @@ class GameApp(BotTurns, TimelineAndSaves):
         else:
             game = None
             message = f"Exploring the {game_map.name} board."
-        self._open(game, game_map, message)
+        self._open(game, game_map, message, behind)
 
     def load_game(self, game: Game, source: str) -> None:
         """Show a loaded game at its latest move (seat kinds stay as chosen in setup)."""
@@ -388,8 +466,9 @@ class GameApp(BotTurns, TimelineAndSaves):
         )
         self.files.note.show(f"Loaded {source}.")
 
-    def _open(self, game: Game | None, game_map: Map, message: str) -> None:
-        self.first_screen.close()
+    def _open(self, game: Game | None, game_map: Map, message: str, behind: bool = False) -> None:
+        if not behind:
+            self.first_screen.close()
         self.game = game
         self.map = game_map
         self.ui = variant_uis.ui_class(game_map.rules)(self)
@@ -432,7 +511,7 @@ class GameApp(BotTurns, TimelineAndSaves):
             self.refresh(message)
             return
         self._make_bots()
-        if game is not None:
+        if game is not None and not behind:
             self.store.start(game)
         self.refresh(message)
         self.schedule_bots()
@@ -792,5 +871,5 @@ def launch(**options: Any) -> GameApp:
     """
     options.setdefault("welcome", True)
     app = GameApp(**options)
-    display(app.widget)
+    display(app)
     return app

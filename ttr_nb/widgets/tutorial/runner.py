@@ -213,7 +213,7 @@ def lesson_html(rules: list[Rule], page_base: str | None = None) -> str:
 class TutorialPlay:
     """The app's tutorial (``app.tutorial``): start it with :meth:`start`."""
 
-    def __init__(self, app: GameApp) -> None:
+    def __init__(self, app: GameApp, keeper: ProgressKeeper) -> None:
         self.app = app
         guard = app.guard
         self.tutorial: Tutorial | None = None
@@ -227,8 +227,7 @@ class TutorialPlay:
         self.skipped = ""  # what the tutorial played for a skipped step (said next)
         self._claimable_shown: bool | None = None  # the app's setting, put back after
         self._marked: list[widgets.Widget] = []
-        self.keeper = ProgressKeeper()
-        self.keeper.on_stored(guard(self._resume))
+        self.keeper = keeper  # the app's, there from the page's start: it calls resume()
 
         self.header = widgets.HTML(_dom_classes=["ttr-tutorial-header"])
         self.since = widgets.HTML(_dom_classes=["ttr-tutorial-since-box"])
@@ -427,7 +426,7 @@ class TutorialPlay:
         self.stop()
         start_first_game(self.app, map_id)
 
-    def _resume(self, progress: Progress) -> None:
+    def resume(self, progress: Progress) -> None:
         """The browser kept a step: open it again (a reload), unless a table took the page."""
         if self.app.tables.active or (
             self.active and self.tutorial is not None and self.tutorial.map_id == progress.map_id

@@ -3,7 +3,10 @@
 
 It stands in place of the board until the visitor chooses; a visitor with a game in
 progress in this browser goes straight back to it (the app's resume question), and one
-half-way through the tutorial comes back to the same step.
+half-way through the tutorial comes back to the same step. It needs no board and no game:
+the app builds those when the visitor leaves it (:meth:`GameApp.build_game
+<ttr_nb.widgets.app.GameApp.build_game>`), so that a class arriving at once costs the
+server little.
 """
 
 from __future__ import annotations
@@ -120,24 +123,28 @@ class FirstScreen:
         self.showing = True
         self.widget.layout.display = ""
         self.app.widget.remove_class("ttr-tall-board")  # its grid is made for a board
-        for part in self._parts():
+        for part in self.parts():
             part.add_class(AWAY_CLASS)
         self.app.say("Welcome: choose what you came for, and a map.")
 
     def close(self) -> None:
-        """Bring the game back (a choice was made, or a game resumes)."""
+        """Bring the game back (a choice was made, or a game resumes); its board and panels
+        are built now if they were not."""
         if not self.showing:
             return
+        self.app.build_game()  # behind the first screen, as if it had been there all along
         self.showing = False
         self.widget.layout.display = "none"
-        for part in self._parts():
+        for part in self.parts():
             part.remove_class(AWAY_CLASS)
         if self.app.board.size[0] < self.app.board.size[1]:
             self.app.widget.add_class("ttr-tall-board")
 
-    def _parts(self) -> list[widgets.Widget]:
+    def parts(self) -> list[widgets.Widget]:
+        """What the first screen hides: the board, its key and the panels under it (none
+        before the game is built)."""
         app = self.app
-        return [app.main, app.key_html, app.extras]
+        return [app.main, app.key_html, app.extras] if app.game_built else []
 
     # ------------------------------------------------------------------ choices
     def learn(self) -> None:
@@ -149,6 +156,7 @@ class FirstScreen:
 
     def against_bots(self) -> None:
         """*Play against bots*: a game on the chosen map, with the seats of New game."""
+        self.app.build_game(self.map_id)  # (if not built yet: its board on this map)
         self.app.setup.map_picker.value = self.map_id
         self.close()
         self.app.start()
