@@ -10,6 +10,10 @@
   slider's handle. The name comes from the widget's tooltip (its ``title``) or its label's
   words;
 - names the board's canvas and points it at the board's text description;
+- makes a panel over the page (the rules card: ``ttr-dialog`` in a ``ttr-dialog-home`` with
+  its ``ttr-dialog-opener`` button) a dialog: its role, its title as its name, the focus
+  moved into it when it opens and back to its button when it closes, Escape to close it
+  (its ``ttr-dialog-close`` button), and the button saying whether it is open;
 - keeps the phone's bottom panel from covering the page's end (its height is left free);
 - holds a polite ``aria-live`` log: :meth:`PageAccess.announce` reads a line to a screen
   reader (the bots' moves, the other players' moves at a table, a refusal).
@@ -102,6 +106,66 @@ function nameBoards(root) {
   }
 }
 
+function setAttr(el, name, value) {
+  if (el.getAttribute(name) !== value) { el.setAttribute(name, value); }
+}
+
+let dialogCount = 0;
+function opener(dialog) {
+  const home = dialog.closest('.ttr-dialog-home');
+  return home ? home.querySelector('.ttr-dialog-opener') : null;
+}
+
+function dialogs(root) {
+  for (const dialog of root.querySelectorAll('.ttr-dialog')) {
+    if (!dialog.id) { dialog.id = 'ttr-dialog-' + (++dialogCount); }
+    if (dialog.getAttribute('role') !== 'dialog') {
+      dialog.setAttribute('role', 'dialog');
+      dialog.tabIndex = -1;  // it takes the focus when it opens (not a Tab stop)
+    }
+    const heading = dialog.querySelector('h2, h3');
+    if (heading) {
+      if (!heading.id) { heading.id = dialog.id + '-title'; }
+      setAttr(dialog, 'aria-labelledby', heading.id);
+    }
+    const open = visible(dialog);
+    const button = opener(dialog);
+    if (button) {
+      setAttr(button, 'aria-expanded', String(open));
+      setAttr(button, 'aria-controls', dialog.id);
+      setAttr(button, 'aria-haspopup', 'dialog');
+    }
+    const was = dialog.dataset.ttrOpen === '1';
+    if (open && !was) {
+      dialog.dataset.ttrOpen = '1';
+      dialog.focus({ preventScroll: true });
+    } else if (!open && was) {
+      delete dialog.dataset.ttrOpen;
+      // The focus was in the panel just hidden (the browser left it on the page's body).
+      const lost = !document.activeElement || document.activeElement === document.body;
+      if (button && (lost || dialog.contains(document.activeElement))) { button.focus(); }
+    }
+  }
+}
+
+function closeOnEscape(event) {
+  if (event.key !== 'Escape' || event.defaultPrevented) { return; }
+  const active = document.activeElement;
+  for (const dialog of document.querySelectorAll('.ttr-dialog')) {
+    if (!visible(dialog)) { continue; }
+    // From inside the panel, from its button, or from nowhere (the panel is over the page).
+    if (!(dialog.contains(active) || active === opener(dialog) || !active
+          || active === document.body)) { continue; }
+    const close = dialog.querySelector('.ttr-dialog-close');
+    if (close) {
+      event.preventDefault();
+      event.stopPropagation();
+      close.click();
+    }
+    return;
+  }
+}
+
 function fixedHeight(el) {
   if (!el || getComputedStyle(el).position !== 'fixed') { return 0; }
   return Math.ceil(el.getBoundingClientRect().height);
@@ -127,6 +191,7 @@ function fixAll() {
   keyboardHeaders(root);
   nameControls(root);
   nameBoards(root);
+  dialogs(root);
   dockSpace();
 }
 
@@ -145,6 +210,7 @@ function watch() {
     subtree: true, childList: true, attributes: true, attributeFilter: ['class', 'style'],
   });
   window.addEventListener('resize', schedule);
+  document.addEventListener('keydown', closeOnEscape, true);
   schedule();
 }
 
