@@ -223,6 +223,8 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
   .ttr-claim-box:not(.ttr-no-route) .ttr-show-claimable,
   .ttr-claim-box:not(.ttr-no-route) .ttr-claimable { display: none !important; }
   .ttr-app { padding-bottom: var(--ttr-dock-space, 0px); }
+  /* A question opened beside its button is brought into view above the bottom panel. */
+  .ttr-ask-here .ttr-prompt { scroll-margin-bottom: calc(var(--ttr-dock-space, 0px) + 8px); }
 }
 @media (max-width: 600px) {
   /* Tap targets of at least 44 px. */
