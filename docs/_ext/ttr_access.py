@@ -14,14 +14,17 @@ from typing import Any
 from bs4 import BeautifulSoup
 
 
-def name_toggles(html: str) -> str:
-    """``html`` of a table of contents, each empty ``<summary>`` named by its page.
+def name_toggles(html: Any) -> str:
+    """``html`` of a table of contents (a string, or the theme's parsed tree, which it
+    returns when it did not take the sidebar from its cache), each empty ``<summary>``
+    named by its page.
 
     >>> toc = ('<li><a class="reference" href="d.html">Deployment</a><details><summary>'
     ...        '<span class="toctree-toggle"></span></summary></details></li>')
     >>> 'summary aria-label="Deployment: its pages"' in name_toggles(toc)
     True
     """
+    html = str(html)
     if "<summary" not in html:
         return html
     soup = BeautifulSoup(html, "html.parser")
