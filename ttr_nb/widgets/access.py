@@ -9,7 +9,8 @@
   ``<label>`` beside a list or a text box without a description, and nothing on the move
   slider's handle. The name comes from the widget's tooltip (its ``title``) or its label's
   words;
-- names the board's canvas and points it at the board's text description;
+- names the board's canvas and points it at the board's text description, and lets Tab
+  leave it as from any control (the browser's own move, not the kernel's);
 - makes a panel over the page (the rules card: ``ttr-dialog`` in a ``ttr-dialog-home`` with
   its ``ttr-dialog-opener`` button) a dialog: its role, its title as its name, the focus
   moved into it when it opens and back to its button when it closes, Escape to close it
@@ -166,6 +167,18 @@ function closeOnEscape(event) {
   }
 }
 
+function tabLeavesBoard(event) {
+  // The board's key handler (ipyevents) takes every key, Tab too, and the kernel then moves
+  // the focus on: a round trip, so a second Tab pressed meanwhile was answered later and
+  // pulled the focus back from wherever the keyboard had gone. Tab on the board is the
+  // browser's own: it never reaches the board's handler.
+  if (event.key !== 'Tab' || event.ctrlKey || event.altKey || event.metaKey) { return; }
+  const target = event.target;
+  if (target && target.closest && target.closest('.ttr-board-canvas')) {
+    event.stopImmediatePropagation();
+  }
+}
+
 function fixedHeight(el) {
   if (!el || getComputedStyle(el).position !== 'fixed') { return 0; }
   return Math.ceil(el.getBoundingClientRect().height);
@@ -211,6 +224,7 @@ function watch() {
   });
   window.addEventListener('resize', schedule);
   document.addEventListener('keydown', closeOnEscape, true);
+  window.addEventListener('keydown', tabLeavesBoard, true);
   schedule();
 }
 

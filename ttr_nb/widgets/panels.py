@@ -85,11 +85,14 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
    buttons and the turn log) under the board; on a narrow screen one column: the board, then
    what to act on, then the history. That is the page's order too (the keyboard's and a
    screen reader's): board, play column, history. The board scales to its column: the grid's
-   first column is as wide as the board is shown, less what the play column needs. */
+   first column is as wide as the board is shown, less what the play column needs (380px,
+   300px in a narrower window), and the play column takes the rest. */
 .ttr-title { font-size: 17px; margin: 2px 0; }
 .ttr-main { display: grid !important; grid-template-columns: minmax(0, max-content)
   minmax(300px, 1fr); grid-template-rows: auto 1fr; column-gap: 14px; align-items: start;
   width: 100%; }
+@media (min-width: 1100px) {
+  .ttr-main { grid-template-columns: minmax(0, max-content) minmax(380px, 1fr); } }
 .ttr-left { grid-column: 1; grid-row: 1; min-width: 0 !important; }
 .ttr-play-column { grid-column: 2; grid-row: 1 / span 2; min-width: 300px !important;
   max-width: 520px; }

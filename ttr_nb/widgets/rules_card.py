@@ -39,6 +39,11 @@ CARD_CSS = """
 .ttr-app.ttr-tall-board .ttr-rules { grid-area: key; justify-self: end; }
 .ttr-app.ttr-tall-board .ttr-rules-bar { position: relative; z-index: 1; }
 .ttr-app.ttr-tall-board .ttr-key-line summary { width: fit-content; line-height: 28px; }
+/* A laptop's height: the button shares the title's and the key's line (on a line of its own
+   it pushed the play column's foot, and Keep with it, 19 px below a 768 px window). */
+@media (min-width: 901px) and (max-height: 860px) {
+  .ttr-app:not(.ttr-tall-board) > .ttr-rules { flex: 0 0 auto !important; align-self: center; }
+}
 .ttr-rules-card h3 { margin: 2px 0 6px 0; }
 .ttr-rules-columns { display: flex; flex-wrap: wrap; gap: 8px 18px; }
 .ttr-rules-columns section { flex: 1 1 260px; min-width: 0; }
