@@ -9,8 +9,8 @@
   ``<label>`` beside a list or a text box without a description, and nothing on the move
   slider's handle. The name comes from the widget's tooltip (its ``title``) or its label's
   words;
-- names the board's canvas and points it at the board's text description, and lets Tab
-  leave it as from any control (the browser's own move, not the kernel's);
+- names the board's canvas and points it at the board's text description, and moves the
+  focus from it to its Route list on Tab at once, in the page (not a kernel's round trip);
 - makes a panel over the page (the rules card: ``ttr-dialog`` in a ``ttr-dialog-home`` with
   its ``ttr-dialog-opener`` button) a dialog: its role, its title as its name, the focus
   moved into it when it opens and back to its button when it closes, Escape to close it
@@ -168,14 +168,22 @@ function closeOnEscape(event) {
 }
 
 function tabLeavesBoard(event) {
-  // The board's key handler (ipyevents) takes every key, Tab too, and the kernel then moves
+  // The board's key handler (ipyevents) takes every key, Tab too, and the kernel then moved
   // the focus on: a round trip, so a second Tab pressed meanwhile was answered later and
-  // pulled the focus back from wherever the keyboard had gone. Tab on the board is the
-  // browser's own: it never reaches the board's handler.
+  // pulled the focus back from wherever the keyboard had gone. Tab on the board is handled
+  // here, at once, and never reaches the board's handler: on to the board's Route list (its
+  // keyboard twin), or, with Shift, the browser's own move back.
   if (event.key !== 'Tab' || event.ctrlKey || event.altKey || event.metaKey) { return; }
   const target = event.target;
-  if (target && target.closest && target.closest('.ttr-board-canvas')) {
-    event.stopImmediatePropagation();
+  const box = target && target.closest ? target.closest('.ttr-board-canvas') : null;
+  if (!box) { return; }
+  event.stopImmediatePropagation();
+  if (event.shiftKey) { return; }
+  const board = box.closest('.ttr-board');
+  const picker = board ? board.querySelector('.ttr-route-picker select') : null;
+  if (picker && visible(picker)) {
+    event.preventDefault();
+    picker.focus();
   }
 }
 
