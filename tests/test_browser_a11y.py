@@ -328,6 +328,26 @@ def test_on_a_phone_the_board_and_claim_are_on_screen_together(page: Any) -> Non
     at_width(page, *LAPTOP)
 
 
+def test_on_a_phone_the_bottom_panel_stays_at_the_foot_of_the_window(page: Any) -> None:
+    """At 390×844 the bottom panel (whose turn it is, the step, the question) stays at the
+    foot of the window however far the page is scrolled. Voilà's page boxes are contained
+    (CSS contain: strict), which made them its frame instead of the window: it stayed at the
+    foot of the page's first screen, and scrolled up out of sight with the page."""
+    at_width(page, *PHONE)
+    game(page, "usa", seed=8)
+    keep_tickets(page)
+    for part in (".ttr-board-canvas", ".ttr-hand", ".ttr-scores", "button.ttr-bot-step"):
+        page.locator(part).first.evaluate("e => e.scrollIntoView({block: 'center'})")
+        page.wait_for_timeout(300)
+        dock = page.locator(".ttr-dock").bounding_box()
+        assert dock is not None and abs(dock["y"] + dock["height"] - PHONE[1]) <= 2, (
+            f"with {part} in view the bottom panel is at {dock}"
+        )
+        assert page.evaluate(JS_SEEN, ".ttr-turn-line"), f"with {part} in view: no turn line"
+    window_shot(page, "a11y-phone-dock-scrolled-390.png")
+    at_width(page, *LAPTOP)
+
+
 # ------------------------------------------------------------------------- a laptop
 def test_on_a_laptop_keep_is_in_the_window_when_tickets_are_offered(
     page: Any, context: Any, voila: Voila

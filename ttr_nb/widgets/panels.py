@@ -212,6 +212,10 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
   /* The phone: the step's or the turn's words, the question and Claim in a panel fixed at
      the bottom, over the board's end (the page leaves its height free below). Not in a
      short window (a laptop at 200% zoom): there it would cover most of the page. */
+  /* Voilà's page boxes (Lumino panels) are contained (contain: strict), which made them, not
+     the window, the frame of a fixed panel: the bottom panel stayed at the foot of the
+     page's first screen and scrolled away with it. Size containment is kept. */
+  :is(.lm-BoxPanel, .lm-BoxPanel-child):has(.ttr-dock) { contain: size style !important; }
   .ttr-dock { display: flex !important; flex-flow: column nowrap !important; position: fixed;
     left: 0; right: 0; bottom: 0; z-index: 20; max-height: 50vh; overflow-y: auto !important;
     background: #fffdf6; border-top: 3px solid #8a7b52; box-shadow: 0 -2px 8px #0004;
