@@ -208,7 +208,8 @@ site-serve:
 
 # Builds the site and checks it in Chromium with the internet cut off.
 site-test: setup browser-deps a11y-deps site
-	TTR_SITE=_site $(BIN)/python -m pytest -q -s tests/test_site.py tests/test_site_docs.py
+	TTR_SITE=_site $(BIN)/python -m pytest -q -s tests/test_site.py tests/test_site_docs.py \
+	  tests/test_browser_a11y_site.py
 
 # Site size, cold start to a drawn board, time per bot move in Pyodide and CPython.
 site-bench: setup browser-deps site

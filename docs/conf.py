@@ -21,6 +21,7 @@ extensions = [
     "sphinx.ext.autosummary",
     "numpydoc",  # the docstrings are numpydoc, as networkx's and scikit-learn's
     "ttr_docs",  # docs/_ext/ttr_docs.py: the figures and the lessons, made at each build
+    "ttr_access",  # docs/_ext/ttr_access.py: names the theme leaves out (accessibility)
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}

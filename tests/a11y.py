@@ -11,6 +11,7 @@ static site's test).
 from __future__ import annotations
 
 import json
+from itertools import takewhile
 from pathlib import Path
 from typing import Any
 
@@ -148,3 +149,59 @@ JS_OVERLAPS = """
   return hits;
 }
 """
+
+
+# Where the first visible element matching ``selector`` (whose words start with ``words``)
+# lies from the focus: 1 after it in the page's order, -1 before it, 0 it has the focus,
+# null when there is none.
+JS_WHERE_FROM_FOCUS = """
+([selector, words]) => {
+  const target = [...document.querySelectorAll(selector)].find(el =>
+    el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden'
+    && (el.innerText || '').trim().startsWith(words));
+  if (!target) return null;
+  const focus = document.activeElement;
+  if (focus === target) return 0;
+  if (!focus || focus === document.body) return 1;
+  return focus.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_FOLLOWING ? 1 : -1;
+}
+"""
+
+
+def key_to(page: Any, selector: str, words: str = "", most: int = 200) -> int:
+    """Move the focus to ``selector`` (whose words start with ``words``) as a keyboard user
+    does: Tab if it comes later in the page, Shift+Tab if earlier. The presses it took."""
+    page.wait_for_function(
+        f"(a) => ({JS_WHERE_FROM_FOCUS.strip()})(a) !== null", arg=[selector, words], timeout=30_000
+    )
+    where = page.evaluate(JS_WHERE_FROM_FOCUS, [selector, words])
+    key = "Shift+Tab" if where == -1 else "Tab"
+    for presses in range(most + 1):
+        if page.evaluate(JS_FOCUS_MATCHES, [selector, words]):
+            return presses
+        page.keyboard.press(key)
+    raise AssertionError(f"{most} presses of {key} never reached {selector} {words!r}")
+
+
+# The label of a focused list's chosen option, and its index.
+JS_CHOSEN = """
+() => { const s = document.activeElement;
+        return [s.selectedIndex, (s.selectedOptions[0] || {}).textContent || '']; }
+"""
+
+
+def choose_by_keys(page: Any, index: int, label: str = "") -> None:
+    """With a list (``<select>``) focused, choose option ``index`` with the keys a person
+    uses: the first letters of its words (``label``'s, when given), then the arrows."""
+    if label:
+        start = "".join(takewhile(lambda c: c.isascii() and c.isalpha(), label))[:4]
+        if start:
+            page.keyboard.type(start)
+            page.wait_for_timeout(100)
+    for _ in range(400):
+        now, _words = page.evaluate(JS_CHOSEN)
+        if now == index:
+            page.wait_for_timeout(150)  # the last change reaches the kernel
+            return
+        page.keyboard.press("ArrowDown" if now < index else "ArrowUp")
+    raise AssertionError(f"the list never reached option {index}")

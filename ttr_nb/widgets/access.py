@@ -9,7 +9,12 @@
   ``<label>`` beside a list or a text box without a description, and nothing on the move
   slider's handle. The name comes from the widget's tooltip (its ``title``) or its label's
   words;
-- names the board's canvas and points it at the board's text description;
+- names the board's canvas and points it at the board's text description, and moves the
+  focus from it to its Route list on Tab at once, in the page (not a kernel's round trip);
+- makes a panel over the page (the rules card: ``ttr-dialog`` in a ``ttr-dialog-home`` with
+  its ``ttr-dialog-opener`` button) a dialog: its role, its title as its name, the focus
+  moved into it when it opens and back to its button when it closes, Escape to close it
+  (its ``ttr-dialog-close`` button), and the button saying whether it is open;
 - keeps the phone's bottom panel from covering the page's end (its height is left free);
 - holds a polite ``aria-live`` log: :meth:`PageAccess.announce` reads a line to a screen
   reader (the bots' moves, the other players' moves at a table, a refusal).
@@ -102,6 +107,86 @@ function nameBoards(root) {
   }
 }
 
+function setAttr(el, name, value) {
+  if (el.getAttribute(name) !== value) { el.setAttribute(name, value); }
+}
+
+let dialogCount = 0;
+function opener(dialog) {
+  const home = dialog.closest('.ttr-dialog-home');
+  return home ? home.querySelector('.ttr-dialog-opener') : null;
+}
+
+function dialogs(root) {
+  for (const dialog of root.querySelectorAll('.ttr-dialog')) {
+    if (!dialog.id) { dialog.id = 'ttr-dialog-' + (++dialogCount); }
+    if (dialog.getAttribute('role') !== 'dialog') {
+      dialog.setAttribute('role', 'dialog');
+      dialog.tabIndex = -1;  // it takes the focus when it opens (not a Tab stop)
+    }
+    const heading = dialog.querySelector('h2, h3');
+    if (heading) {
+      if (!heading.id) { heading.id = dialog.id + '-title'; }
+      setAttr(dialog, 'aria-labelledby', heading.id);
+    }
+    const open = visible(dialog);
+    const button = opener(dialog);
+    if (button) {
+      setAttr(button, 'aria-expanded', String(open));
+      setAttr(button, 'aria-controls', dialog.id);
+      setAttr(button, 'aria-haspopup', 'dialog');
+    }
+    const was = dialog.dataset.ttrOpen === '1';
+    if (open && !was) {
+      dialog.dataset.ttrOpen = '1';
+      dialog.focus({ preventScroll: true });
+    } else if (!open && was) {
+      delete dialog.dataset.ttrOpen;
+      // The focus was in the panel just hidden (the browser left it on the page's body).
+      const lost = !document.activeElement || document.activeElement === document.body;
+      if (button && (lost || dialog.contains(document.activeElement))) { button.focus(); }
+    }
+  }
+}
+
+function closeOnEscape(event) {
+  if (event.key !== 'Escape' || event.defaultPrevented) { return; }
+  const active = document.activeElement;
+  for (const dialog of document.querySelectorAll('.ttr-dialog')) {
+    if (!visible(dialog)) { continue; }
+    // From inside the panel, from its button, or from nowhere (the panel is over the page).
+    if (!(dialog.contains(active) || active === opener(dialog) || !active
+          || active === document.body)) { continue; }
+    const close = dialog.querySelector('.ttr-dialog-close');
+    if (close) {
+      event.preventDefault();
+      event.stopPropagation();
+      close.click();
+    }
+    return;
+  }
+}
+
+function tabLeavesBoard(event) {
+  // The board's key handler (ipyevents) takes every key, Tab too, and the kernel then moved
+  // the focus on: a round trip, so a second Tab pressed meanwhile was answered later and
+  // pulled the focus back from wherever the keyboard had gone. Tab on the board is handled
+  // here, at once, and never reaches the board's handler: on to the board's Route list (its
+  // keyboard twin), or, with Shift, the browser's own move back.
+  if (event.key !== 'Tab' || event.ctrlKey || event.altKey || event.metaKey) { return; }
+  const target = event.target;
+  const box = target && target.closest ? target.closest('.ttr-board-canvas') : null;
+  if (!box) { return; }
+  event.stopImmediatePropagation();
+  if (event.shiftKey) { return; }
+  const board = box.closest('.ttr-board');
+  const picker = board ? board.querySelector('.ttr-route-picker select') : null;
+  if (picker && visible(picker)) {
+    event.preventDefault();
+    picker.focus();
+  }
+}
+
 function fixedHeight(el) {
   if (!el || getComputedStyle(el).position !== 'fixed') { return 0; }
   return Math.ceil(el.getBoundingClientRect().height);
@@ -127,6 +212,7 @@ function fixAll() {
   keyboardHeaders(root);
   nameControls(root);
   nameBoards(root);
+  dialogs(root);
   dockSpace();
 }
 
@@ -145,6 +231,8 @@ function watch() {
     subtree: true, childList: true, attributes: true, attributeFilter: ['class', 'style'],
   });
   window.addEventListener('resize', schedule);
+  document.addEventListener('keydown', closeOnEscape, true);
+  window.addEventListener('keydown', tabLeavesBoard, true);
   schedule();
 }
 
@@ -178,6 +266,10 @@ ACCESS_CSS = """
 .jupyter-widgets :focus-visible, .jupyter-widget-Collapse-header:focus-visible,
 .ttr-app summary:focus-visible, .ttr-app a:focus-visible {
   outline: 3px solid #1a5fb4 !important; outline-offset: 2px; }
+/* ipywidgets' text boxes and lists take the outline away (outline: none !important) and
+   show the focus by a pale blue border, 2.2:1 on white: ours is more specific. */
+.ttr-app .jupyter-widgets :is(input, textarea, select):focus-visible {
+  outline: 3px solid #1a5fb4 !important; outline-offset: 1px; }
 .ttr-access, .ttr-live { position: absolute !important; width: 1px; height: 1px;
   overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
 """

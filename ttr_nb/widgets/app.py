@@ -251,7 +251,7 @@ class GameApp(BotTurns, TimelineAndSaves):
         # dock is no box at all (display: contents). The page's order is the screen's, so
         # the keyboard and a screen reader meet the panels in the order they are seen.
         self.dock = widgets.VBox(
-            [self.tutorial.widget, self.prompt.widget, self.turn.widget],
+            [self.tutorial.widget, self.prompt.slot, self.turn.widget],
             _dom_classes=["ttr-dock"],
         )
         # Everything about the game; hidden at a table still waiting for its players (the
@@ -292,10 +292,15 @@ class GameApp(BotTurns, TimelineAndSaves):
         for i, title in enumerate(["Save and load", "About this map"]):
             extras.set_title(i, title)
         extras.selected_index = None
+        # The page's order is the order the parts are seen in on a phone (one column: the
+        # board, the play column, the history), so the keyboard and a screen reader meet
+        # them in that order; a wider screen's grid puts the history under the board, the
+        # play column beside both (panels.APP_CSS).
         self.main = widgets.Box(
             [
-                widgets.VBox([self.board_column, self.history_column], _dom_classes=["ttr-left"]),
+                widgets.VBox([self.board_column], _dom_classes=["ttr-left"]),
                 self.play_column,
+                self.history_column,
             ],
             _dom_classes=["ttr-main"],
         )
@@ -621,8 +626,15 @@ class GameApp(BotTurns, TimelineAndSaves):
         self.refresh(f"{line}.", with_hint=True)
         return True
 
-    def act_one_of(self, actions: list[Any], where: Note, fallback: Any = None) -> bool:
-        """Act on one click: directly if it means one action, else ask which (variant words)."""
+    def act_one_of(
+        self,
+        actions: list[Any],
+        where: Note,
+        fallback: Any = None,
+        near: widgets.Box | None = None,
+    ) -> bool:
+        """Act on one click: directly if it means one action, else ask which (variant words),
+        in ``near`` when given (an empty box beside the button clicked)."""
         if len(actions) <= 1:
             chosen = actions[0] if actions else fallback
             if chosen is None:
@@ -635,6 +647,7 @@ class GameApp(BotTurns, TimelineAndSaves):
             self.ui.choice_question(view, actions),
             self.ui.choices(view, actions),
             lambda action: self.act(action, where),
+            near=near,
         )
         return True
 

@@ -105,7 +105,9 @@ class Prompt:
     """One question with labelled answers, shown until answered or cancelled.
 
     ``ask(question, options, on_answer)``: ``options`` are ``(label, value)`` pairs;
-    the chosen value goes to ``on_answer``. Only one question is open at a time.
+    the chosen value goes to ``on_answer``. Only one question is open at a time. It opens
+    in its own place (``slot``, at the top of the play column) or, given ``near``, in that
+    box: beside the button whose click asked it, where the learner is looking.
     """
 
     def __init__(self, guard: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
@@ -123,6 +125,8 @@ class Prompt:
             _dom_classes=["ttr-panel", "ttr-prompt"],
             layout=widgets.Layout(display="none"),
         )
+        self.slot = widgets.VBox([self.widget], _dom_classes=["ttr-prompt-slot"])
+        self._at: widgets.Box = self.slot  # the box the question is in now
         self._on_answer: Callable[[Any], None] | None = None
         self._values: list[Any] = []
         self.on_open: list[Callable[[], None]] = []  # the app brings the question into view
@@ -139,9 +143,11 @@ class Prompt:
         on_answer: Callable[[Any], None],
         ok_label: str = "OK",
         cancel_label: str = "Cancel",
+        near: widgets.Box | None = None,
     ) -> None:
         """Ask ``question`` with ``options`` (label, value); ``on_answer(value)`` gets the
-        answer."""
+        answer. ``near``: an empty box beside the button that asks (else its own slot)."""
+        self._move_to(near if near is not None else self.slot)
         self.question.value = f"<b>{html.escape(question)}</b>"
         self._values = [value for _, value in options]
         self.choices.options = [(label, i) for i, (label, _) in enumerate(options)]
@@ -164,6 +170,15 @@ class Prompt:
         self._on_answer = None
         self._values = []
         self.widget.layout.display = "none"
+        self._move_to(self.slot)
+
+    def _move_to(self, box: widgets.Box) -> None:
+        """Show the question in ``box`` (out of the one it was in: one view, one place)."""
+        if box is self._at:
+            return
+        self._at.children = ()
+        box.children = (self.widget,)
+        self._at = box
 
     def _answer(self) -> None:
         callback, index = self._on_answer, self.choices.value

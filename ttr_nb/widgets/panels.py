@@ -60,7 +60,8 @@ APP_CSS = """
   background: #fffdf6; padding: 4px 8px; font-size: 13px; display: flex;
   flex-direction: column-reverse; }
 .ttr-log-box ol { margin: 0; padding-left: 34px; }
-.ttr-log-box li.ttr-future { color: #aaa; }
+/* Moves after the one shown: set apart (italic, grey) but readable (#aaa was 2.3:1). */
+.ttr-log-box li.ttr-future { color: #666; font-style: italic; }
 .ttr-log-box li.ttr-latest { font-weight: bold; }
 .ttr-status { font-size: 15px; padding: 6px 10px; border-radius: 6px; background: #eef5ff;
   border: 1px solid #b8cff0; min-height: 1.4em; }
@@ -80,39 +81,48 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
 /* The wild card is the rainbow of the hand's chip, not a flat tan that reads as "off". */
 .ttr-app button.ttr-wild-card:enabled { background-image: WILD_GRADIENT; color: #fff;
   text-shadow: 0 0 2px #000, 0 0 3px #000; border: 2px solid #333; }
-/* Layout: the board (history and log under it) beside the play column when there is room;
-   on a narrow screen one column: the board, then what to act on, then the history. The board
-   scales to its column. */
+/* Layout: the board beside the play column when there is room, the history (the stepping
+   buttons and the turn log) under the board; on a narrow screen one column: the board, then
+   what to act on, then the history. That is the page's order too (the keyboard's and a
+   screen reader's): board, play column, history. The board scales to its column: the grid's
+   first column is as wide as the board is shown, less what the play column needs (380px,
+   300px in a narrower window), and the play column takes the rest. */
 .ttr-title { font-size: 17px; margin: 2px 0; }
-.ttr-main { display: flex !important; flex-flow: row nowrap !important; align-items: flex-start;
-  gap: 14px; width: 100%; }
-.ttr-left { flex: 0 1 980px !important; min-width: 0 !important;
-  flex-flow: row wrap !important; align-items: flex-start; gap: 0 14px; }
-.ttr-history-column { flex: 1 1 320px !important; }
-.ttr-play-column { flex: 1 1 380px !important; min-width: 300px !important; max-width: 520px; }
+.ttr-main { display: grid !important; grid-template-columns: minmax(0, max-content)
+  minmax(300px, 1fr); grid-template-rows: auto 1fr; column-gap: 14px; align-items: start;
+  width: 100%; }
+@media (min-width: 1100px) {
+  .ttr-main { grid-template-columns: minmax(0, max-content) minmax(380px, 1fr); } }
+.ttr-left { grid-column: 1; grid-row: 1; min-width: 0 !important; }
+.ttr-play-column { grid-column: 2; grid-row: 1 / span 2; min-width: 300px !important;
+  max-width: 520px; }
+/* Under the board, as wide as it (its long lines wrap: they do not widen the column). */
+.ttr-history-column { grid-column: 1; grid-row: 2; contain: inline-size; }
 .ttr-board-column, .ttr-history-column { min-width: 0 !important; }
 @media (max-width: 900px) {
-  .ttr-main { flex-flow: column nowrap !important; align-items: stretch; }
+  .ttr-main { display: flex !important; flex-flow: column nowrap !important;
+    align-items: stretch; gap: 14px; }
   .ttr-left { display: contents !important; }
+  .ttr-history-column { contain: none; }
   /* In one column a flex basis is a height: every part keeps its own height (a basis of
      320px squeezed the history onto the stepping buttons and under Save and load). */
-  .ttr-board-column { order: 1; flex: 0 0 auto !important; }
-  .ttr-play-column { order: 2; min-width: 0 !important; flex: 0 0 auto !important; }
-  .ttr-history-column { order: 3; flex: 0 0 auto !important; }
+  .ttr-board-column, .ttr-history-column { flex: 0 0 auto !important; }
+  .ttr-play-column { min-width: 0 !important; flex: 0 0 auto !important; }
 }
 /* A tall board (Germany's) on a wide screen: the board takes the left edge from the top
    of the page, as tall as the window allows (with room for its hover line), the header,
-   the history and the play column beside it. The play column scrolls on its own, in the
-   window's height, so a panel far down (Märklin's Move a passenger) is seen beside the
-   journey it draws; the page itself scrolls only to the board's lists under it. */
+   the play column and the history beside it (in the page's order, left to right). The play
+   column scrolls on its own, in the window's height, so a panel far down (Märklin's Move a
+   passenger) is seen beside the journey it draws; the page itself scrolls only to the
+   board's lists under it. */
 .ttr-app { --ttr-board-reserve: 175px; }
 @media (min-width: 1200px) {
   .ttr-app.ttr-tall-board { --ttr-board-reserve: 80px; display: grid !important;
     column-gap: 14px; align-items: start;
-    grid-template-columns: auto minmax(260px, 340px) minmax(380px, 1fr);
+    grid-template-columns: auto minmax(380px, 1fr) minmax(260px, 340px);
     grid-template-rows: repeat(5, auto) 1fr auto; /* the board's extra height: row 6 */
     grid-template-areas: "board title title" "board key key" "board lost lost"
-      "board status status" "board setup setup" "board history play"
+      "board status status" "board setup setup" "board play history"
       "extras extras extras"; }
   .ttr-tall-board .ttr-main, .ttr-tall-board .ttr-left { display: contents !important; }
   .ttr-tall-board .ttr-title-box { grid-area: title; }
@@ -143,11 +153,7 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
   /* Opened, either takes the whole line (its form is wide; the other stays beside it). */
   .ttr-app:not(.ttr-tall-board) > :is(.ttr-new-game, .ttr-tables):has(
     .jupyter-widget-Collapse-open) { flex-basis: 100% !important; }
-  .ttr-app:not(.ttr-tall-board) .ttr-left { flex: 0 1 auto !important; width: min-content;
-    flex-flow: column nowrap !important; } /* as wide as the board: the rest is play's */
-  .ttr-app:not(.ttr-tall-board) .ttr-history-column { flex: 0 0 auto !important;
-    max-width: 100%; }
-  .ttr-app:not(.ttr-tall-board) .ttr-play-column { flex: 1 1 380px !important;
+  .ttr-app:not(.ttr-tall-board) .ttr-play-column {
     max-width: 640px; max-height: calc(100vh - var(--ttr-board-reserve) + 8px);
     overflow-y: auto !important; padding-right: 6px; }
   .ttr-app:not(.ttr-tall-board) .ttr-play-column > *,
@@ -206,6 +212,10 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
   /* The phone: the step's or the turn's words, the question and Claim in a panel fixed at
      the bottom, over the board's end (the page leaves its height free below). Not in a
      short window (a laptop at 200% zoom): there it would cover most of the page. */
+  /* Voilà's page boxes (Lumino panels) are contained (contain: strict), which made them, not
+     the window, the frame of a fixed panel: the bottom panel stayed at the foot of the
+     page's first screen and scrolled away with it. Size containment is kept. */
+  :is(.lm-BoxPanel, .lm-BoxPanel-child):has(.ttr-dock) { contain: size style !important; }
   .ttr-dock { display: flex !important; flex-flow: column nowrap !important; position: fixed;
     left: 0; right: 0; bottom: 0; z-index: 20; max-height: 50vh; overflow-y: auto !important;
     background: #fffdf6; border-top: 3px solid #8a7b52; box-shadow: 0 -2px 8px #0004;
@@ -220,6 +230,8 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
   .ttr-claim-box:not(.ttr-no-route) .ttr-show-claimable,
   .ttr-claim-box:not(.ttr-no-route) .ttr-claimable { display: none !important; }
   .ttr-app { padding-bottom: var(--ttr-dock-space, 0px); }
+  /* A question opened beside its button is brought into view above the bottom panel. */
+  .ttr-ask-here .ttr-prompt { scroll-margin-bottom: calc(var(--ttr-dock-space, 0px) + 8px); }
 }
 @media (max-width: 600px) {
   /* Tap targets of at least 44 px. */
@@ -604,7 +616,11 @@ def log_html(full_game: Game, position: int, shown: int = 40, ahead: int = 3) ->
         body = "<div class='ttr-note'>No moves yet.</div>"
     else:
         body = f"<div><ol>{''.join(items)}</ol></div>"
-    return f"<h3>Turn log</h3><div class='ttr-log-box'>{body}</div>"
+    # A box that scrolls takes the focus, so the keyboard can scroll it too (WCAG 2.1.1).
+    return (
+        "<h3>Turn log</h3><div class='ttr-log-box' tabindex='0' role='region' "
+        f"aria-label='Turn log'>{body}</div>"
+    )
 
 
 COMPONENT_NAMES = {

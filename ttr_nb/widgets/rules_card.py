@@ -6,7 +6,10 @@ The words come from the variant's presentation (:meth:`VariantUI.rules_card`,
 :meth:`VariantUI.house_rules`): the base class says the original game's rules with the
 map's own figures (route points, the end trigger) and each variant adds its own; this
 module never branches on the variant. The button is a native button (keyboard and screen
-readers reach it) and says whether the panel is open.
+readers reach it) and says whether the panel is open. The panel is a dialog named by its
+title: the page helper (:mod:`.access`) gives it the role, moves the focus into it when it
+opens and back to the button when it closes, and closes it with Escape (ipywidgets cannot
+set those attributes or keys).
 """
 
 from __future__ import annotations
@@ -31,8 +34,16 @@ CARD_CSS = """
   position: fixed !important; top: 6vh; left: 50%; transform: translateX(-50%);
   width: min(1100px, 94vw); max-height: 86vh; overflow-y: auto !important; z-index: 1000;
   box-shadow: 0 6px 28px rgba(0, 0, 0, 0.35); }
-/* A tall board's grid: the button at the end of the key's row. */
+/* A tall board's grid: the button at the end of the key's row, above the key's line (which
+   covered its top half: a click there opened the key) and beside its words. */
 .ttr-app.ttr-tall-board .ttr-rules { grid-area: key; justify-self: end; }
+.ttr-app.ttr-tall-board .ttr-rules-bar { position: relative; z-index: 1; }
+.ttr-app.ttr-tall-board .ttr-key-line summary { width: fit-content; line-height: 28px; }
+/* A laptop's height: the button shares the title's and the key's line (on a line of its own
+   it pushed the play column's foot, and Keep with it, 19 px below a 768 px window). */
+@media (min-width: 901px) and (max-height: 860px) {
+  .ttr-app:not(.ttr-tall-board) > .ttr-rules { flex: 0 0 auto !important; align-self: center; }
+}
 .ttr-rules-card h3 { margin: 2px 0 6px 0; }
 .ttr-rules-columns { display: flex; flex-wrap: wrap; gap: 8px 18px; }
 .ttr-rules-columns section { flex: 1 1 260px; min-width: 0; }
@@ -117,7 +128,7 @@ class RulesCard:
             value=False,
             description="Rules",
             tooltip="The rules on one screen: a turn, route points, the end (open at any time)",
-            _dom_classes=["ttr-rules-button"],
+            _dom_classes=["ttr-rules-button", "ttr-dialog-opener"],
             layout=widgets.Layout(width="auto", min_width="fit-content"),
         )
         self.pages = widgets.ToggleButtons(
@@ -128,7 +139,7 @@ class RulesCard:
         )
         self.close_button = widgets.Button(
             description="Close the rules",
-            _dom_classes=["ttr-rules-close"],
+            _dom_classes=["ttr-rules-close", "ttr-dialog-close"],
             layout=widgets.Layout(width="auto", min_width="fit-content"),
         )
         self.body = widgets.HTML(_dom_classes=["ttr-rules-body"])
@@ -144,12 +155,12 @@ class RulesCard:
                 self.body,
                 self.close_button,
             ],
-            _dom_classes=["ttr-panel", "ttr-rules-card"],
+            _dom_classes=["ttr-panel", "ttr-rules-card", "ttr-dialog"],
             layout=widgets.Layout(display="none"),
         )
         self.widget = widgets.VBox(
             [widgets.HBox([self.toggle], _dom_classes=["ttr-rules-bar"]), self.panel],
-            _dom_classes=["ttr-rules"],
+            _dom_classes=["ttr-rules", "ttr-dialog-home"],
         )
 
     @property

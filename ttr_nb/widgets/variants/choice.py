@@ -39,12 +39,15 @@ class ChoicePanel:
         self.button.on_click(app.guard(lambda _b: self._act()))
         self.why_html = widgets.HTML(_dom_classes=[f"{button_class}-why"])
         self.note = Note(f"{button_class}-note")
+        # Where the app's question (which cards?) opens: under the button that asked it.
+        self.ask_here = widgets.VBox(_dom_classes=["ttr-ask-here"])
         self.widget = widgets.VBox(
             [
                 self.info,
                 widgets.HBox(
                     [self.picker, self.button], layout=widgets.Layout(flex_flow="row wrap")
                 ),
+                self.ask_here,
                 self.why_html,
                 self.note.widget,
             ],

@@ -215,7 +215,7 @@ class StationPanel(ChoicePanel):
         return f"You cannot pay for a station yet: {station_cost_text(view, seat)}."
 
     def act(self, choice: Any) -> None:
-        self.app.act_one_of(self._builds.get(choice, []), self.note)
+        self.app.act_one_of(self._builds.get(choice, []), self.note, near=self.ask_here)
 
 
 class BorrowPanel:

@@ -172,7 +172,7 @@ class HarborPanel(ChoicePanel):
 
     def act(self, choice: Any) -> None:
         """Build the harbor ``choice`` names (asking which cards when several pay)."""
-        self.app.act_one_of(self._builds.get(choice, []), self.note)
+        self.app.act_one_of(self._builds.get(choice, []), self.note, near=self.ask_here)
 
 
 class ExchangePanel(ChoicePanel):
