@@ -54,3 +54,58 @@ c.JupyterHub.load_roles = [
         "scopes": ["admin:users", "admin:servers", "admin:groups"],
     }
 ]
+
+# ---- The grading section of tests/test_hub.py (issue 50): an nbgrader course on this hub.
+# Its users have system accounts (the test creates them, as a school's accounts would be)
+# whose homes lie in COURSE: their servers run as themselves (LocalProcessSpawner: a student
+# cannot read another's files), from the test's own environment (which has nbgrader),
+# in JupyterLab, with nbgrader's shared settings (the exchange) from COURSE/etc. The account
+# "grader-ttr" holds the course in ~/course; the hub group teachers may open its server.
+import pwd  # noqa: E402
+
+from jupyterhub.spawner import LocalProcessSpawner, SimpleLocalProcessSpawner  # noqa: E402
+
+COURSE = f"/tmp/ttr-hub-course-{PORT}"
+
+
+def _course_home(name: str) -> str | None:
+    """The home of a course account of this hub, or None (the table test's users)."""
+    try:
+        home = pwd.getpwnam(name).pw_dir
+    except KeyError:
+        return None
+    return home if home.startswith(COURSE + "/home/") else None
+
+
+class ClassSpawner(SimpleLocalProcessSpawner):
+    """The table test's users as before; the course's users as themselves."""
+
+    def make_preexec_fn(self, name):
+        if _course_home(name):
+            return LocalProcessSpawner.make_preexec_fn(self, name)
+        return super().make_preexec_fn(name)
+
+    def user_env(self, env):
+        if _course_home(self.user.name):
+            return LocalProcessSpawner.user_env(self, env)
+        return super().user_env(env)
+
+    async def start(self):
+        home = _course_home(self.user.name)
+        if home:
+            course = os.path.join(home, "course")
+            self.cmd = [BIN + "/jupyterhub-singleuser"]
+            self.args = []
+            self.default_url = "/lab"
+            self.notebook_dir = course if os.path.isdir(course) else home
+            self.environment = {
+                "PATH": BIN + os.pathsep + "/usr/bin:/bin",
+                "JUPYTER_CONFIG_PATH": COURSE + "/etc",
+            }
+        return await super().start()
+
+
+c.JupyterHub.spawner_class = ClassSpawner
+c.JupyterHub.load_roles.append(
+    {"name": "course-graders", "groups": ["teachers"], "scopes": ["access:servers!user=grader-ttr"]}
+)
