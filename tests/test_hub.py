@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import csv
 import html
+import importlib.metadata
 import importlib.util
 import io
 import json
 import os
+import re
 import secrets
 import shutil
 import subprocess
@@ -267,16 +269,13 @@ def test_three_students_and_a_teacher_at_one_table_on_jupyterhub(hub, chromium):
 # server (formgrader, in the server of the course account grader-ttr, which only the
 # teachers group may open). Students and the grader are system accounts, created here with
 # useradd: each server runs as its user, so nbgrader's file permissions are what keeps
-# students apart (tests/hub/jupyterhub_config.py, ClassSpawner).
+# students apart (tests/hub/jupyterhub_config.py, ClassSpawner). Their servers run in an
+# environment of Debian's Python that every account can read (the tests' own may not be).
 GRADER = "grader-ttr"
 COURSE_STUDENTS = ["student-ana", "student-bo", "student-cy"]  # right, wrong, blank
 GRADING_TEACHER = "tina"
 COURSE_ID = "ttr-nb"
 COURSE_LESSON = "graphs_2_connectivity_2_union_find"  # the quickest lesson with exercises
-
-
-def _readable_by_all(path: Path) -> bool:
-    return all(p.stat().st_mode & 0o005 == 0o005 for p in [path, *path.parents])
 
 
 @pytest.fixture(scope="module")
@@ -286,8 +285,9 @@ def course_accounts(hub: Hub) -> Iterator[Path]:
     pytest.importorskip("nbgrader")
     if os.geteuid() != 0 or not shutil.which("useradd") or not shutil.which("bwrap"):
         pytest.skip("creating the course's accounts needs root, useradd and bwrap")
-    if not (_readable_by_all(Path(sys.prefix)) and _readable_by_all(REPO)):
-        pytest.skip("the test's Python is not readable by the course's accounts")
+    python = Path("/usr/bin/python3")
+    if not python.exists():
+        pytest.skip("no system Python for the course's accounts")
     from assignments_steps import assignments
 
     base = Path(f"/tmp/ttr-hub-course-{hub.url.rsplit(':', 1)[1]}")
@@ -302,13 +302,31 @@ def course_accounts(hub: Hub) -> Iterator[Path]:
     )
     accounts = [GRADER, *COURSE_STUDENTS]
     try:
+        # ttr-nb with its app and grading extras, as a school's image would have it (~1 min).
+        subprocess.run([str(python), "-m", "venv", str(base / "venv")], check=True)
+        hub_version = importlib.metadata.version("jupyterhub")
+        pip = [str(base / "venv" / "bin" / "python"), "-m", "pip", "install", "-q"]
+        done = subprocess.run(
+            [*pip, f"{REPO}[app,grading]", f"jupyterhub=={hub_version}"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
         for user in accounts:
             home = base / "home" / user
             subprocess.run(["useradd", "-m", "-d", str(home), "-s", "/bin/bash", user], check=True)
             os.chmod(home, 0o700)
+            with (home / ".profile").open("a") as profile:  # the terminal's login shell
+                profile.write(f'\nPATH="{base / "venv" / "bin"}:$PATH"\n')
         course = base / "home" / GRADER / "course"
         assignments.build_course(course, names=[COURSE_LESSON])
-        subprocess.run(["chown", "-R", f"{GRADER}:{GRADER}", str(course)], check=True)
+        # The grader's nbgrader reads the course's settings (the sandbox) wherever it starts.
+        (course.parent / ".jupyter").mkdir()
+        (course.parent / ".jupyter" / "nbgrader_config.py").write_text(
+            f"load_subconfig({str(course / 'nbgrader_config.py')!r})\n"
+        )
+        subprocess.run(["chown", "-R", f"{GRADER}:{GRADER}", str(course.parent)], check=True)
         yield base
     finally:
         for user in accounts:
@@ -335,16 +353,24 @@ class Browser:
         assert answer.status_code == 302, answer.status_code
 
     def open(self, server: str, path: str = "lab") -> Any:
-        """A page of ``server``'s user server (the hub's OAuth handshake first, as a browser)."""
-        return self.session.get(f"{self.hub.url}/user/{server}/{path}")
+        """A page of ``server``'s user server (the hub's OAuth handshake first, as a browser).
+        Another user's server makes the hub ask "Authorize access?": the person clicks it."""
+        answer = self.session.get(f"{self.hub.url}/user/{server}/{path}")
+        if answer.status_code == 200 and "/hub/api/oauth2/authorize" in answer.url:
+            fields = re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', answer.text)
+            answer = self.session.post(answer.url, data=[(k, html.unescape(v)) for k, v in fields])
+        return answer
+
+    def xsrf(self, server: str) -> str:
+        """The XSRF token ``server`` set in a cookie (a page's scripts send it back)."""
+        found = (c.value for c in self.session.cookies if c.name == "_xsrf" and server in c.path)
+        return next(found, "")
 
     def post(self, server: str, path: str, **kwargs: Any) -> Any:
-        xsrf = next(
-            (c.value for c in self.session.cookies if c.name == "_xsrf" and server in c.path),
-            "",
-        )
         return self.session.post(
-            f"{self.hub.url}/user/{server}/{path}", headers={"X-XSRFToken": xsrf}, **kwargs
+            f"{self.hub.url}/user/{server}/{path}",
+            headers={"X-XSRFToken": self.xsrf(server)},
+            **kwargs,
         )
 
     def json(self, server: str, path: str, method: str = "GET", **kwargs: Any) -> Any:
@@ -352,7 +378,8 @@ class Browser:
             answer = self.session.get(f"{self.hub.url}/user/{server}/{path}", **kwargs)
         else:
             answer = self.post(server, path, **kwargs)
-        assert answer.status_code == 200, (path, answer.status_code, answer.text[:300])
+        cookies = [(c.name, c.path) for c in self.session.cookies]
+        assert answer.status_code == 200, (path, answer.status_code, answer.text[:300], cookies)
         return answer.json()
 
     def shell(self, server: str, command: str, timeout: float = 120) -> str:
@@ -367,17 +394,20 @@ class Browser:
             origin=self.hub.url,
             timeout=timeout,
         )
-        marker = secrets.token_hex(4)
-        ws.send(json.dumps(["stdin", f"{command}; echo done-{marker}-$?\r"]))
+        marker = secrets.token_hex(4)  # printed as done-<marker> once the command is over
+        ws.send(json.dumps(["stdin", f"{command}; printf '%s-%s\\n' done {marker}\r"]))
         out = ""
         deadline = time.monotonic() + timeout
-        while f"done-{marker}-" not in out.split(command)[-1] and time.monotonic() < deadline:
+        while f"done-{marker}" not in out and time.monotonic() < deadline:
             kind, *data = json.loads(ws.recv())
             if kind == "stdout":
                 out += data[0]
         ws.close()
-        self.session.delete(f"{self.hub.url}/user/{server}/api/terminals/{name}")
-        return out.split(f"; echo done-{marker}-$?")[-1]
+        self.session.delete(
+            f"{self.hub.url}/user/{server}/api/terminals/{name}",
+            headers={"X-XSRFToken": self.xsrf(server)},
+        )
+        return out  # the command as the terminal echoed it, then what it printed
 
 
 def _answer(browser: Browser, answers: dict[str, str]) -> None:
@@ -392,11 +422,7 @@ def _answer(browser: Browser, answers: dict[str, str]) -> None:
     answer = browser.session.put(
         f"{browser.hub.url}/user/{user}/{path}",
         json={"type": "notebook", "format": "json", "content": notebook},
-        headers={
-            "X-XSRFToken": next(
-                c.value for c in browser.session.cookies if c.name == "_xsrf" and user in c.path
-            )
-        },
+        headers={"X-XSRFToken": browser.xsrf(user)},
     )
     assert answer.status_code in (200, 201), answer.text[:300]
 
@@ -413,8 +439,10 @@ def test_a_course_on_the_hub_fetch_submit_collect_autograde_feedback_export(hub,
     hub.start_servers([GRADER, *COURSE_STUDENTS])
 
     tina = Browser(hub, GRADING_TEACHER)
+    assert tina.open(GRADER).status_code == 200  # JupyterLab, in the grader's server
     assert tina.open(GRADER, "formgrader").status_code == 200
-    tina.json(GRADER, f"formgrader/api/assignment/{assignment}/release", "POST")
+    released = tina.json(GRADER, f"formgrader/api/assignment/{assignment}/release", "POST")
+    assert released["success"], released
 
     right = {"ticket_done": model("ticket_done"), "pieces": model("pieces")}
     wrong = first_wrong("ticket_done", "pieces")  # ticket_ignoring_dead_ends, and one piece
@@ -442,7 +470,8 @@ def test_a_course_on_the_hub_fetch_submit_collect_autograde_feedback_export(hub,
     assert seen.count("Permission denied") == 4, seen
     assert "other_cases" not in seen and "def ticket_done" not in seen
 
-    tina.json(GRADER, f"formgrader/api/assignment/{assignment}/collect", "POST")
+    collected = tina.json(GRADER, f"formgrader/api/assignment/{assignment}/collect", "POST")
+    assert collected["success"], collected
     for user in COURSE_STUDENTS:
         done = tina.json(GRADER, f"formgrader/api/submission/{assignment}/{user}/autograde", "POST")
         assert done["success"], done
@@ -456,11 +485,15 @@ def test_a_course_on_the_hub_fetch_submit_collect_autograde_feedback_export(hub,
     tina.json(GRADER, f"formgrader/api/assignment/{assignment}/release_feedback", "POST")
     query = {"course_id": COURSE_ID, "assignment_id": assignment}
     assert bo.json("student-bo", "assignments/fetch_feedback", "POST", data=query)["success"]
-    found = bo.shell("student-bo", f"cat {assignment}/feedback/*/{assignment}.html")
-    assert html.escape(exercises.check_ticket(ticket_ignoring_dead_ends).message) in found
+    feedback = bo.json("student-bo", f"api/contents/{assignment}/feedback")["content"]
+    (returned,) = [entry["path"] for entry in feedback]  # one folder a feedback, by its time
+    page = bo.json("student-bo", f"api/contents/{returned}/{assignment}.html")["content"]
+    text = html.unescape(re.sub(r"<[^>]+>", "", page))
+    assert exercises.check_ticket(ticket_ignoring_dead_ends).message in text
 
-    out = tina.shell(GRADER, "nbgrader export --to grades.csv")
+    out = tina.shell(GRADER, "cd ~/course && nbgrader export --to grades.csv")
     assert "Exception" not in out, out
+    assert tina.session.get(f"{hub.url}/user/{GRADER}/api/contents/grades.csv").ok, out
     rows = list(
         csv.DictReader(io.StringIO(tina.json(GRADER, "api/contents/grades.csv")["content"]))
     )

@@ -58,9 +58,10 @@ c.JupyterHub.load_roles = [
 # ---- The grading section of tests/test_hub.py (issue 50): an nbgrader course on this hub.
 # Its users have system accounts (the test creates them, as a school's accounts would be)
 # whose homes lie in COURSE: their servers run as themselves (LocalProcessSpawner: a student
-# cannot read another's files), from the test's own environment (which has nbgrader),
-# in JupyterLab, with nbgrader's shared settings (the exchange) from COURSE/etc. The account
-# "grader-ttr" holds the course in ~/course; the hub group teachers may open its server.
+# cannot read another's files), from the environment the test installed in COURSE/venv
+# (ttr-nb with nbgrader), in JupyterLab, with nbgrader's shared settings (the exchange) from
+# COURSE/etc. The account "grader-ttr" holds the course in ~/course; the hub group teachers
+# may open its server.
 import pwd  # noqa: E402
 
 from jupyterhub.spawner import LocalProcessSpawner, SimpleLocalProcessSpawner  # noqa: E402
@@ -94,12 +95,12 @@ class ClassSpawner(SimpleLocalProcessSpawner):
         home = _course_home(self.user.name)
         if home:
             course = os.path.join(home, "course")
-            self.cmd = [BIN + "/jupyterhub-singleuser"]
+            self.cmd = [COURSE + "/venv/bin/jupyterhub-singleuser"]
             self.args = []
             self.default_url = "/lab"
             self.notebook_dir = course if os.path.isdir(course) else home
             self.environment = {
-                "PATH": BIN + os.pathsep + "/usr/bin:/bin",
+                "PATH": COURSE + "/venv/bin" + os.pathsep + "/usr/bin:/bin",
                 "JUPYTER_CONFIG_PATH": COURSE + "/etc",
             }
         return await super().start()
