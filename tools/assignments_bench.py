@@ -93,6 +93,22 @@ def one_round(course: Path, assignment: str, students: int, exchange: Path) -> d
     }
 
 
+def markdown_table(record: dict) -> str:
+    """The table docs/grading.md quotes: seconds per step, one column per assignment."""
+    rounds = record["rounds"]
+    head = " | ".join(f"`{r['assignment']}`" for r in rounds)
+    lines = [f"| Step, {rounds[0]['students']} students | {head} |"]
+    lines.append("|---" * (len(rounds) + 1) + "|")
+    steps = list(rounds[0]["seconds"])
+    for step in steps:
+        lines.append(
+            f"| {step} | " + " | ".join(f"{r['seconds'][step]:.1f} s" for r in rounds) + " |"
+        )
+    per = " | ".join(f"{r['autograde seconds per submission']:.1f} s" for r in rounds)
+    lines.append(f"| autograde, per submission | {per} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=30)
@@ -125,6 +141,7 @@ def main(argv: list[str] | None = None) -> None:
         "make assignments seconds": round(build, 1),
         "rounds": rounds,
     }
+    print("\n" + markdown_table(record))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     print(f"\nwritten to {args.out}")
