@@ -141,3 +141,11 @@ def test_the_course_opens_in_jupyterlab_where_formgrader_grades_it(course, tmp_p
         except subprocess.TimeoutExpired:
             lab.kill()
         log.close()
+
+
+def test_the_guide_quotes_the_measured_times():
+    import assignments_bench
+
+    record = json.loads(assignments_bench.OUT.read_text(encoding="utf-8"))
+    assert record["rounds"] and all(r["students"] >= 30 for r in record["rounds"])
+    assert assignments_bench.markdown_table(record) in DOCS.read_text(encoding="utf-8")
