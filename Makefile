@@ -8,7 +8,7 @@ SITE_PORT ?= 8000
 SITE_VENV := .venv-site
 
 .PHONY: docs docs-deps app teacher test setup lint unit browser-deps db-deps bench-tables notebooks record-notebooks bench bench-load strength digests play clean \
-	site site-serve site-test site-bench npm-deps hub-deps
+	site site-serve site-test site-bench npm-deps hub-deps a11y-deps build-fast
 
 $(BIN)/ttr-nb: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,9 +27,18 @@ setup: $(BIN)/ttr-nb $(VENV)/$(TEMPLATE)
 
 # Serve the Voilà app on 127.0.0.1 and print its address (settings: voila.json, made for a
 # class of 30). WARM=2 keeps 2 kernels started for arriving visitors instead of 30.
+# CERTFILE=cert.pem KEYFILE=key.pem: HTTPS (for `make teacher` too); PROXIES=10.0.0.5: behind
+# a reverse proxy at that address (comma-separated), believe its X-Forwarded-For
+# (docs/deployment/one-machine.md).
+SCHEME := $(if $(CERTFILE),https,http)
+TLS_OPTIONS = $(if $(CERTFILE),--certfile=$(CERTFILE) --keyfile=$(KEYFILE))
+PROXY_OPTIONS = $(if $(PROXIES),--ClassroomVoila.trust_xheaders=True \
+  $(foreach p,$(subst $(comma), ,$(PROXIES)),--ClassroomVoila.trusted_proxies=$(p)))
+comma := ,
 app: setup
-	@echo "ttr-nb app: http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
-	$(BIN)/voila notebooks/app.ipynb --no-browser --Voila.ip=$(HOST) --port=$(PORT) \
+	@echo "ttr-nb app: $(SCHEME)://$(HOST):$(PORT)/  (Ctrl-C stops it)"
+	$(BIN)/python -m ttr_nb.voila_server notebooks/app.ipynb --no-browser --Voila.ip=$(HOST) \
+	  --port=$(PORT) $(TLS_OPTIONS) $(PROXY_OPTIONS) \
 	  $(if $(WARM),--ClassroomKernelManager.warm_kernels=$(WARM))
 
 # The teacher's page over every shared table (same store as the app), on its own port, behind
@@ -37,8 +46,8 @@ app: setup
 # TTR_TEACHER_PASSWORD_HASH, from the environment; never from the repository).
 TEACHER_PORT ?= 8867
 teacher: setup
-	TTR_APP_PORT=$(PORT) $(BIN)/python -m ttr_nb.teacher_server --host $(HOST) --port $(TEACHER_PORT) -- \
-	  --ClassroomKernelManager.warm_kernels=1
+	TTR_APP_PORT=$(PORT) $(BIN)/python -m ttr_nb.teacher_server --host $(HOST) --port $(TEACHER_PORT) \
+	  $(TLS_OPTIONS) -- --ClassroomKernelManager.warm_kernels=1 $(PROXY_OPTIONS)
 
 # A class arriving: VISITORS real Chromium pages within SPREAD seconds, then the server alone
 # (visitors over HTTP and websocket, no browser): VISITORS within SPREAD s and WS_VISITORS
@@ -60,14 +69,37 @@ bench-tables: setup db-deps
 play: setup
 	$(BIN)/ttr-nb play --map usa --players 3 --seed 7
 
+# The engine compiled by Cython from its own .py files (setup.py, TTR_NB_COMPILE=1): the
+# wheel with the compiled modules in build/wheel/, unpacked into build/fast/, which
+# `PYTHONPATH=build/fast` puts ahead of the editable (pure) install. Needs a C compiler
+# and Python's headers; `make setup` stays pure Python (docs/engine.md, "Speed").
+FAST := build/fast
+ENGINE_SOURCES := $(shell find ttr_nb -name '*.py' -o -name '*.pxd' 2>/dev/null)
+$(FAST)/.built: setup.py pyproject.toml $(ENGINE_SOURCES) | $(BIN)/ttr-nb
+	rm -rf build/wheel $(FAST)
+	TTR_NB_COMPILE=1 $(BIN)/python -m pip wheel --no-deps -q -w build/wheel .
+	$(BIN)/python -m zipfile -e build/wheel/ttr_nb-*.whl $(FAST)
+	ln -sfn $(CURDIR)/maps $(FAST)/maps
+	touch $@
+build-fast: $(FAST)/.built
+
 # PEER=path/to/a/clone/of/bingsoup/ticket-to-ride-ai adds the side-by-side figures
-# (the peer is not shipped; its console needs rich).
+# (the peer is not shipped; its console needs rich). The compiled engine (build-fast) is
+# measured beside the pure one where a C compiler is.
 PEER ?=
 bench: setup
 	$(BIN)/ttr-nb bench
-	@# the compiled claim-listing prototype (tools/claims_kernel.py), where a C compiler is
-	@if command -v cc >/dev/null; then $(BIN)/python tools/claims_kernel.py --games 150; fi
-	$(if $(PEER),$(BIN)/pip install -q rich && $(BIN)/python tools/bench_peer.py --peer $(PEER))
+	@if command -v cc >/dev/null; then $(MAKE) --no-print-directory build-fast && \
+	  $(BIN)/python tools/bench_compiled.py --compiled $(FAST); fi
+	$(if $(PEER),$(BIN)/pip install -q rich && $(BIN)/python tools/bench_peer.py --peer $(PEER) \
+	  $(if $(wildcard $(FAST)/.built),--compiled $(FAST)))
+
+# How long best-score takes to prove World's and USA's best game (minutes; figures appended
+# to results/bench/best-score.json with the command).
+.PHONY: bench-best-score
+bench-best-score: setup
+	$(BIN)/python tools/bench_best_score.py --cases world:60,usa:45 --rounds 3 \
+	  --out results/bench/best-score.json
 
 # The search bot against greedy: 200 games per map at 1 s per move, and USA at
 # 0.1, 0.3, 1 and 3 s (hours of CPU; WORKERS=n runs n processes).
@@ -122,7 +154,24 @@ grading-deps:
 	  echo "installing Debian bubblewrap for the grading tests"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap) >/dev/null; }
 
-test: setup lint browser-deps db-deps hub-deps grading-deps
+# axe-core for the accessibility browser tests (pinned in tests/a11y/package-lock.json).
+a11y-deps: npm-deps
+	@test -f tests/a11y/node_modules/axe-core/axe.min.js || \
+	  npm ci --prefix tests/a11y --no-audit --no-fund --loglevel=error
+
+# The fast loop (CONTRIBUTING.md): lint, then the tests that need no browser, no database
+# server, no hub and no Binder image (marked by conftest.py from the fixtures they take), the
+# docs' checks among them; the package's doctests, not the notebooks.
+.PHONY: check
+CHECK_MARKS := not browser and not database and not hub and not binder and not slow
+check: setup
+	@started=$$(date +%s); \
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports --no-logo --no-cache && \
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests ttr_nb -m "$(CHECK_MARKS)" && \
+	echo "make check: passed in $$(( $$(date +%s) - started )) s"
+
+# build-fast first (where a C compiler is): tests/test_compiled.py compares its games.
+test: setup lint browser-deps db-deps hub-deps a11y-deps grading-deps $(if $(shell command -v cc),build-fast)
 	$(BIN)/python -m pytest -q --durations=30
 
 # ---- a course: the lessons as nbgrader assignments (docs/grading.md). COURSE is the course
@@ -176,7 +225,7 @@ site-serve:
 	$(PYTHON) -m http.server --bind $(HOST) --directory _site $(SITE_PORT)
 
 # Builds the site and checks it in Chromium with the internet cut off.
-site-test: setup browser-deps site
+site-test: setup browser-deps a11y-deps site
 	TTR_SITE=_site $(BIN)/python -m pytest -q -s tests/test_site.py tests/test_site_docs.py
 
 # Site size, cold start to a drawn board, time per bot move in Pyodide and CPython.

@@ -14,6 +14,7 @@ notebooks stay free of outputs and the checked cells are really compared.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -73,10 +74,68 @@ def binder_env(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """The Binder image's environment, built once per run (``tests/binder_image.py``):
     its ``bin`` folder, the environment variables to run it with, and its work folder."""
     import shutil
+    import tempfile
 
     from binder_image import build  # tests/ is on sys.path once its modules are collected
 
-    work = tmp_path_factory.mktemp("binder")
+    # Not under pytest's own folder, which only its user may enter: the JupyterHub test runs
+    # each user's server from this environment as a system user of its own.
+    work = Path(tempfile.mkdtemp(prefix="ttr-binder-"))
+    work.chmod(0o755)
     bin_dir, env = build(work)
     yield bin_dir, env, work
-    shutil.rmtree(work / "venv", ignore_errors=True)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+# ---- marks for `make check`, the fast loop (CONTRIBUTING.md): what a test needs beyond Python,
+# told by the fixtures it takes, so that a new test is marked without anyone remembering to.
+NEEDS = {
+    "browser": {"context", "page", "voila", "server", "site_dir", "browser"},  # or a server
+    "database": {"postgres_url"},
+    "hub": {"hub"},
+    "binder": {"binder_env"},
+}
+BROWSER_MODULES = ("test_browser", "test_site", "test_serving_browser")
+# The longest tests that need none of those, by node id (`make check` leaves them to
+# `make test`): together they took two thirds of the rest's time on the 2-core machine.
+SLOW = re.compile(
+    "|".join(
+        [
+            r"test_conformance\.py::test_random_games_keep_every_invariant\[\w+-[345]-",
+            r"test_stateful\.py::test_play_anything",
+            r"test_fastpath\.py::test_seeded_games_equal_the_recorded_engine",
+            r"test_search\.py::test_(a_tournament_takes|a_search_returns_a_legal_move_within"
+            r"|search_beats_random|a_fixed_number_of_worlds)",
+            r"test_serving\.py::test_(bare_requests|the_load_client)",  # a Voilà server each
+            r"test_cli\.py::test_bench_prints",
+            r"test_assignments\.py::",  # nbgrader grades every lesson, each in its sandbox
+            r"test_assignments_local\.py::test_(a_teacher|the_course_opens)",
+        ]
+    )
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for mark, why in (
+        ("browser", "needs Chromium or a Voilà server of its own"),
+        ("database", "needs a PostgreSQL server"),
+        ("hub", "needs JupyterHub and its proxy"),
+        ("binder", "builds the Binder image's environment (the package index)"),
+        ("slow", "takes long; make check leaves it to make test"),
+    ):
+        config.addinivalue_line("markers", f"{mark}: {why}")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        for mark, fixtures in NEEDS.items():
+            if names & fixtures:
+                item.add_marker(mark)
+        if params.get("store") == "postgresql":
+            item.add_marker("database")
+        if item.path.name.startswith(BROWSER_MODULES):
+            item.add_marker("browser")
+        if item.path.suffix == ".ipynb" or SLOW.search(item.nodeid):
+            item.add_marker("slow")

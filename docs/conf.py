@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import os
+import re
 import sys
 from pathlib import Path
+
+import ttr_nb
 
 DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS / "_ext"))
@@ -37,8 +39,12 @@ nb_output_stderr = "remove"  # progress bars
 nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
 nb_ipywidgets_js = {}
 # Where a lesson runs: the static site holds these pages under docs/ (tools/build_site.py),
-# so its JupyterLite is two folders up from a lesson; Binder needs the repository's path.
-ttr_binder_repo = os.environ.get("TTR_BINDER_REPO", "")
+# so its JupyterLite is two folders up from a lesson; Binder needs the repository's path, the
+# one setting [tool.ttr-nb] github of pyproject.toml (docs/deployment/binder.md).
+sys.path.insert(0, str(DOCS.parent / "tools"))
+from docs_generated import github_repository  # noqa: E402
+
+ttr_binder_repo = github_repository()
 ttr_site_lab = "../../lab/index.html"
 
 # ---- API reference
@@ -46,10 +52,27 @@ autosummary_generate = True
 autosummary_imported_members = False
 autodoc_default_options = {"members": True, "show-inheritance": True}
 autodoc_member_order = "bysource"
-autodoc_typehints = "none"  # numpydoc's Parameters sections say the types
+# The type hints in each signature; numpydoc's Parameters sections say the types in words.
+autodoc_typehints = "signature"
+# A hint may name a class that two modules document (where it is defined and where it is
+# re-exported: ``Seated``, ``ChooseSupply``); either page is right, so Sphinx's "more than one
+# target" notes are not errors.
+suppress_warnings = ["ref.python"]
 numpydoc_show_class_members = False  # autodoc lists them
 numpydoc_class_members_toctree = False
-numpydoc_validation_checks: set[str] = set()
+# The public API (the names of ttr_nb.__all__ and the entry points the docs name) must
+# have every section numpydoc's standard asks for, examples included, but the two it calls
+# optional (an extended summary and See Also); a missing one fails the build (-W).
+PUBLIC_API = (
+    *(f"{getattr(ttr_nb, n).__module__}.{getattr(ttr_nb, n).__qualname__}" for n in ttr_nb.__all__),
+    "ttr_nb.game.Game.legal_actions",
+    "ttr_nb.game.Game.apply",
+    "ttr_nb.game.Game.observation",
+    "ttr_nb.tables.store.open_store",
+    "ttr_nb.widgets.app.launch",
+)
+numpydoc_validation_checks = {"all", "ES01", "SA01"}
+numpydoc_validation_exclude = {"^(?!(" + "|".join(map(re.escape, PUBLIC_API)) + ")$)"}
 
 # ---- HTML
 html_theme = "pydata_sphinx_theme"

@@ -30,11 +30,29 @@ def run(args: list[str], env: dict[str, str], log: Path, timeout: float = 600) -
     return output
 
 
+def image_python() -> str:
+    """The image's Python: Debian's own ``/usr/bin/python3`` when it is this Python's minor
+    version (every user may run it, as every user of the image may run the image's; the
+    JupyterHub test runs each user's server as a system user of its own, and this
+    interpreter may live in root's home), else this interpreter."""
+    debian = Path("/usr/bin/python3")
+    if debian.exists():
+        found = subprocess.run(
+            [str(debian), "-c", "import sys, venv, ensurepip; print(sys.version_info[:2])"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if found.returncode == 0 and found.stdout.strip() == str(sys.version_info[:2]):
+            return str(debian)
+    return sys.executable
+
+
 def build(work: Path) -> tuple[Path, dict[str, str]]:
     """The image's environment in ``work/venv``: its ``bin`` folder and the environment
     variables to run it with (none of this machine's own Jupyter settings)."""
     venv = work / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([image_python(), "-m", "venv", str(venv)], check=True)
     bin_dir = venv / "bin"
     env = {
         k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "JUPYTER", "PY"))

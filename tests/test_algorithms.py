@@ -384,3 +384,72 @@ def test_astar_with_an_admissible_heuristic_on_a_grid():
         a, b = (rng.randrange(6), rng.randrange(6)), (rng.randrange(6), rng.randrange(6))
         astar = plan_ticket(board, [a], [b], heuristic=manhattan)
         assert astar.spaces == plan_ticket(board, [a], [b]).spaces
+
+
+# -- union-find (issue 52: one UnionFind, used everywhere) ----------------------------
+
+
+def test_union_find_agrees_with_networkx_components_on_random_boards():
+    from ttr_nb.algorithms import UnionFind
+
+    rng = random.Random(52)
+    for _ in range(200):
+        places = list(range(rng.randint(1, 15)))
+        routes = [
+            tuple(rng.sample(places, 2)) for _ in range(rng.randint(0, 20)) if len(places) > 1
+        ]
+        pieces = UnionFind(places)
+        graph = nx.Graph()
+        graph.add_nodes_from(places)
+        for a, b in routes:
+            joined = pieces.union(a, b)
+            assert joined != nx.has_path(graph, a, b)  # False exactly when it closes a cycle
+            graph.add_edge(a, b)
+        want = sorted(sorted(c) for c in nx.connected_components(graph))
+        assert sorted(sorted(s) for s in pieces.sets()) == want
+        assert pieces.count() == len(want) and len(pieces) == len(places)
+        for a in places:
+            for b in places:
+                assert pieces.connected(a, b) == nx.has_path(graph, a, b)
+
+
+def test_union_find_root_is_the_second_sets_root_and_copies_are_independent():
+    from ttr_nb.algorithms import UnionFind
+
+    pieces = UnionFind()
+    pieces.union("a", "b")
+    pieces.union("c", "d")
+    pieces.union("a", "c")  # a's tree hangs under c's root, d
+    assert {pieces.find(x) for x in "abcd"} == {"d"}
+    trial = pieces.copy()
+    trial.union("a", "e")
+    assert trial.connected("d", "e") and not pieces.connected("d", "e")
+    assert "e" not in pieces and list(trial) == ["a", "b", "c", "d", "e"]
+
+
+def test_no_module_writes_its_own_union_find():
+    """Every union-find of the package is ``ttr_nb.algorithms.UnionFind`` (the lessons'
+    model solutions, which students compare with their own, keep theirs)."""
+    import ast
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent.parent / "ttr_nb"
+    allowed = {package / "algorithms" / "union_find.py", package / "teaching" / "solutions.py"}
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        if path in allowed:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name.lstrip("_") in {
+                "find",
+                "union",
+                "Components",
+            }:
+                found.append(f"{path.relative_to(package)}:{node.lineno} {node.name}")
+            if (
+                isinstance(node, ast.ImportFrom)
+                and node.module == "networkx.utils"
+                and any(alias.name == "UnionFind" for alias in node.names)
+            ):
+                found.append(f"{path.relative_to(package)}:{node.lineno} networkx UnionFind")
+    assert found == []

@@ -36,6 +36,49 @@ PAGES = [
 ]
 
 
+def _pins() -> dict[str, str]:
+    """binder/constraints.txt as {normalised name: version}."""
+    from packaging.utils import canonicalize_name
+
+    pins = {}
+    for line in (ROOT / "binder" / "constraints.txt").read_text(encoding="utf-8").splitlines():
+        name, sep, version = line.partition("==")
+        if sep and not line.startswith("#"):
+            pins[canonicalize_name(name.strip())] = version.strip()
+    return pins
+
+
+def test_binder_installs_the_app_extra_with_every_dependency_pinned():
+    """Binder installs the project with its app extra (binder/requirements.txt) under the
+    constraints; every dependency of the package and of that extra must be pinned there, at a
+    version its specifier accepts. A dependency added to pyproject.toml and not to the
+    constraints would be installed at whatever version the day brings, untested together
+    (highspy, segno and pyicu-wheels were missing once). No network needed."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    lines = (ROOT / "binder" / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    assert ".[app]" in [line.strip() for line in lines]
+    assert "-c constraints.txt" in [line.strip() for line in lines]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = project["dependencies"] + project["optional-dependencies"]["app"]
+    pins = _pins()
+    problems = []
+    for spec in wanted:
+        requirement = Requirement(spec)
+        name = canonicalize_name(requirement.name)
+        if name not in pins:
+            problems.append(f"{requirement.name} is not pinned in binder/constraints.txt")
+        elif not requirement.specifier.contains(pins[name], prereleases=True):
+            problems.append(f"{requirement.name}=={pins[name]} does not meet {spec!r}")
+        for extra in requirement.extras:  # psycopg[binary] needs psycopg-binary too
+            if f"{name}-{extra}" not in pins:
+                problems.append(f"{requirement.name}[{extra}] needs {name}-{extra} pinned")
+    assert problems == []
+
+
 def _get(url: str, timeout: float = 180) -> tuple[int, str]:
     try:
         with urllib.request.urlopen(url, timeout=timeout) as answer:

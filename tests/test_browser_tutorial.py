@@ -6,7 +6,8 @@ face-up cards, the deck buttons, the route on the board (or the Route list on a 
 a payment and *Claim this route*, *Draw tickets* and the ticks, the variant's panels, the
 app's questions; where no control is mapped here (Märklin's journeys) it presses *Show me*.
 It knows what to click because each step's position is built the same way here (the
-engine is deterministic): the test builds it too and follows it move by move.
+engine is deterministic): the test opens it too, carried on from the game its own moves
+left, and follows it move by move.
 
 One Voilà server for the module; one test per map walks its whole tutorial once at each
 width. Timings (a click to the page's answer) and step counts go to
@@ -108,8 +109,20 @@ def test_first_screen_then_a_reload_resumes_the_tutorial(tab: Any) -> None:
 @pytest.mark.parametrize(
     ("map_id", "shots"),
     [
-        ("usa", ("first-tickets", "face-up-locomotive", "pay-colour", "final-turn")),
-        ("germany", ("passenger-pickup", "countries", "final-turn")),
+        (
+            "usa",
+            (
+                "first-tickets",
+                "turn",
+                "face-up-locomotive",
+                "pay-colour",
+                "last-round",
+                "final-turn",
+                "ties",
+                "recap",
+            ),
+        ),
+        ("germany", ("passenger-pickup", "countries", "later-tickets", "final-turn")),
         ("maerklin", ("place-passenger", "move-passenger")),
         ("world", ("two-decks", "pair-route", "harbor", "final-turn")),
         ("europe", ("first-tickets", "ferry", "tunnel", "station", "the-end")),
@@ -131,4 +144,59 @@ def test_a_learner_completes_the_tutorial_by_clicking(tab: Any, map_id: str, sho
         timeout=WAIT_MS,
     )
     assert tab.locator(".ttr-coach-toggle").inner_text().startswith("Close the coach")
+    # The first game's coach: plain words beside the board, the algorithm behind Why?.
+    plain = tab.locator(".ttr-coach-plain-box")
+    plain.wait_for(state="visible", timeout=WAIT_MS)
+    tab.wait_for_function(
+        "() => document.querySelector('.ttr-coach-plain-box').innerText.includes('Coach:')",
+        timeout=WAIT_MS,
+    )
+    if tab.locator(".ttr-offer-1 input").is_visible():  # the first tickets: keep them all
+        for i in range(tab.locator("[class*='ttr-offer-'] input").count()):
+            box = tab.locator(f".ttr-offer-{i} input")
+            if box.count():
+                box.check()
+        tab.locator("button.ttr-keep:enabled").wait_for(timeout=WAIT_MS)
+        click(tab, "button.ttr-keep")
+        tab.wait_for_function(
+            "() => /Collect|Claim/.test("
+            "(document.querySelector('.ttr-coach-plain-box') || {}).innerText || '')",
+            timeout=WAIT_MS,
+        )
+    assert plain.is_visible() and plain.bounding_box()["y"] < LAPTOP[1]  # in the window
+    first = plain.inner_text()
+    assert "Coach:" in first and "Steiner" not in first and ".ipynb" not in first, first
+    window_shot(tab, f"tutorial-{map_id}-first-game-coach-1366.png")
+    tab.locator("button.ttr-coach-why").click()
+    tab.wait_for_function(
+        "() => document.querySelector('.ttr-coach-plain-box').innerText.includes('Steiner')",
+        timeout=WAIT_MS,
+    )
     print(f"\n{map_id}: {json.dumps(figures)}")
+
+
+def test_the_rules_card_opens_and_closes_by_keyboard(tab: Any) -> None:
+    at_width(tab, *LAPTOP)
+    open_tutorial(tab, "usa")
+    button = tab.locator("button.ttr-rules-button")
+    button.focus()
+    tab.keyboard.press("Enter")
+    card = tab.locator(".ttr-rules-card")
+    card.wait_for(state="visible", timeout=WAIT_MS)
+    text = card.inner_text()
+    for part in ("On your turn", "Claiming a route", "The end and the score", "2 trains"):
+        assert part in text, part
+    box = card.bounding_box()  # over the page, whole in the window: nothing to scroll to
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP[1]
+    assert box["x"] >= 0 and box["x"] + box["width"] <= LAPTOP[0]
+    window_shot(tab, "tutorial-rules-card-1366.png")
+    tab.locator(".ttr-rules-pages button", has_text="House rules").click()
+    tab.wait_for_function(
+        "() => document.querySelector('.ttr-rules-card').innerText.includes('rulebook is silent')",
+        timeout=WAIT_MS,
+    )
+    window_shot(tab, "tutorial-house-rules-1366.png")
+    tab.locator("button.ttr-rules-close").focus()
+    tab.keyboard.press("Enter")
+    card.wait_for(state="hidden", timeout=WAIT_MS)
+    no_errors(tab)

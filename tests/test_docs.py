@@ -150,3 +150,20 @@ def test_every_public_function_has_a_docstring():
     import docstring_report
 
     assert docstring_report.gaps() == []
+
+
+def test_the_licence_is_the_mit_licence_pyproject_names():
+    import tomllib
+
+    licence = (REPO / "LICENSE").read_text(encoding="utf-8")
+    assert licence.startswith("MIT License")
+    assert "Permission is hereby granted, free of charge" in licence
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["license"] == "MIT"
+    assert "](LICENSE)" in (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_changelog_and_the_guide_are_in_the_docs():
+    for name, page in (("CHANGELOG.md", "changelog.md"), ("CONTRIBUTING.md", "contributing.md")):
+        assert (REPO / name).exists()
+        assert f"```{{include}} ../{name}" in (REPO / "docs" / page).read_text(encoding="utf-8")

@@ -143,3 +143,41 @@ def test_world_payments_remembered_by_the_paying_cards_equal_the_reference():
                 assert fast == rules.payments(dict(hand), route), (route.id, hand)
             listed += bool(fast)
     assert listed > 500
+
+
+def test_claim_tables_list_the_fast_paths_claims_claim_by_claim():
+    """The compiled build lists the base rules' claims from flat tables
+    (ttr_nb/rules/claim_tables.py): run here as plain Python, they list what the fast
+    path's memos list, in 2-, 3- and 4-player USA games (closed and open double routes)."""
+    from ttr_nb.rules.claim_tables import ClaimTable, list_claims
+
+    compared = 0
+    for seed in range(6):
+        game = new_game("usa", players=2 + seed % 3, seed=seed)
+        fast = game.rules.fast
+        assert ClaimTable.fits(fast)
+        table = ClaimTable(fast)
+        bots = [(GreedyBot if (seed + i) % 2 else RandomBot)(seed * 10 + i) for i in range(4)]
+        while not game.is_over:
+            state = game.state
+            seat = state.current
+            player = state.players[seat]
+            want = fast.claims(state, seat, player.hand)
+            closes = len(state.players) <= table.closes_upto
+            pieces = player.pieces.get(table.kind, 0)
+            got = list_claims(table, player.hand, state.owner, seat, closes, pieces)
+            assert got == want, (seed, state.turn)
+            compared += bool(want)
+            game.apply(bots[seat].choose(game))
+    assert compared > 200
+
+
+@pytest.mark.parametrize("map_name", ["germany", "maerklin", "world", "europe"])
+def test_claim_tables_are_only_used_where_they_list_the_same(map_name):
+    """Pickups (Germany), two kinds of wild card (Märklin), ships (World) and ferries
+    (Europe) are not in the tables: those maps keep the fast path's own listing."""
+    from ttr_nb.rules.claim_tables import ClaimTable
+
+    fast = new_game(map_name, 2, seed=0).rules.fast
+    assert not ClaimTable.fits(fast)
+    assert fast.table is None

@@ -1,15 +1,19 @@
-"""A class on a real JupyterHub (issue 39): three students and a teacher, one table, PostgreSQL.
+"""A class on a real JupyterHub (issues 39 and 49): three students and a teacher, one table.
 
 The hub runs on 127.0.0.1 with its proxy (configurable-http-proxy from npm), the dummy
 authenticator (any name and the test's password, typed on the hub's own login form) and one
-local single-user server per user (``tests/hub/jupyterhub_config.py``), run from the Binder
-image's environment (built without Docker, ``tests/binder_image.py``) through the image's
+local single-user server per user (``tests/hub/jupyterhub_config.py``), each run as a system
+user of its own (``ttrhub-<name>``, made here: the test runs as root) from the Binder image's
+environment (built without Docker, ``tests/binder_image.py``) through the image's
 ``binder/start`` in an empty home folder, as a Zero to JupyterHub user volume leaves it.
-Every user's server keeps its tables in one PostgreSQL server that the test starts. In
-Chromium, each user logs in on the hub's form; Ann opens a table of three seats, Ben and
-Cleo join it by its code, and the game starts. Tess, in the hub's teachers group, opens the
-teacher's page in her own server and sees the table. Ben cannot open Tess's server (the hub
-says 403), and the teacher's page in his own server shows nothing but a sentence.
+The tables are the table service's, a hub-managed service that alone knows the PostgreSQL
+server the test starts. In Chromium, each user logs in on the hub's form; Ann opens a table
+of three seats, Ben and Cleo join it by its code, and the game starts. Tess, in the hub's
+teachers group, opens the teacher's page in her own server and sees the table. Ben cannot
+open Tess's server (the hub says 403), and the teacher's page in his own server shows
+nothing but a sentence. Then Ben runs code in his own server, as a student of a graph
+course can: he tries to read Ann's hand, to move for her, to read the teacher's list and
+the database. Everything is refused.
 """
 
 from __future__ import annotations
@@ -21,11 +25,13 @@ import importlib.util
 import io
 import json
 import os
+import pwd
 import re
 import secrets
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -45,10 +51,17 @@ STUDENTS = ["ann", "ben", "cleo"]
 TEACHER = "tess"
 LAPTOP = {"width": 1366, "height": 768}
 
+SYSTEM_PREFIX = "ttrhub-"  # the system users the users' servers run as
+
 pytest.importorskip("jupyterhub")
-pytestmark = pytest.mark.skipif(
-    not PROXY.exists(), reason="the hub's proxy is not installed (make hub-deps)"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not PROXY.exists(), reason="the hub's proxy is not installed (make hub-deps)"
+    ),
+    pytest.mark.skipif(
+        os.geteuid() != 0, reason="the users' servers run as system users of their own: root"
+    ),
+]
 
 
 def _pg_server() -> Any:
@@ -64,6 +77,7 @@ class Hub:
     def __init__(self, url: str, token: str) -> None:
         self.url = url
         self.token = token
+        self.tables_url = ""
 
     def api(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         data = json.dumps(body).encode() if body is not None else None
@@ -99,10 +113,51 @@ class Hub:
         assert not waiting, f"servers not started: {waiting} (see test-artifacts/hub.log)"
 
 
+def system_users(homes: Path, names: list[str]) -> list[str]:
+    """A system user ``ttrhub-<name>`` for each hub user, with a home folder only they can
+    read (made here, removed by the caller)."""
+    made = []
+    for name in names:
+        user = SYSTEM_PREFIX + name
+        home = homes / name
+        try:
+            pwd.getpwnam(user)
+        except KeyError:
+            subprocess.run(
+                [
+                    "useradd",
+                    "--no-create-home",
+                    "--home-dir",
+                    str(home),
+                    "--shell",
+                    "/bin/bash",
+                    user,
+                ],
+                check=True,
+            )
+            made.append(user)
+        home.mkdir(parents=True, exist_ok=True)
+        shutil.chown(home, user, user)
+        home.chmod(0o700)
+    return made
+
+
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory: pytest.TempPathFactory, binder_env: Any) -> Iterator[Hub]:
+def hub(binder_env: Any) -> Iterator[Hub]:
     image_bin = binder_env[0]
-    run = tmp_path_factory.mktemp("hub")
+    # Folders the users' servers must reach are outside pytest's own (which only root may
+    # enter): the hub's secrets stay in a folder of root's; the homes are each user's.
+    base = Path(tempfile.mkdtemp(prefix="ttr-hub-"))
+    base.chmod(0o711)
+    run = base / "hub"
+    run.mkdir(mode=0o700)
+    homes = base / "home"
+    homes.mkdir()
+    homes.chmod(0o711)
+    start = base / "start"
+    shutil.copy(REPO / "binder" / "start", start)
+    start.chmod(0o755)
+    made = system_users(homes, [*STUDENTS, TEACHER])
     ARTIFACTS.mkdir(exist_ok=True)
     port = _free_ports()
     token = secrets.token_hex(32)
@@ -110,13 +165,16 @@ def hub(tmp_path_factory: pytest.TempPathFactory, binder_env: Any) -> Iterator[H
         env = dict(
             os.environ,
             HUB_RUN_DIR=str(run),
+            HUB_HOMES=str(homes),
+            HUB_START=str(start),
             HUB_REPO=str(REPO),
             HUB_PORT=str(port),
             HUB_PROXY=str(PROXY),
             HUB_IMAGE_BIN=str(image_bin),
             HUB_PASSWORD=PASSWORD,
             HUB_TEST_TOKEN=token,
-            TTR_TABLES_URL=tables_url,
+            HUB_SYSTEM_PREFIX=SYSTEM_PREFIX,
+            TTR_TABLES_URL=tables_url,  # the hub gives it to the table service alone
             PYTHONUNBUFFERED="1",
         )
         log = (ARTIFACTS / "hub.log").open("w")
@@ -130,6 +188,7 @@ def hub(tmp_path_factory: pytest.TempPathFactory, binder_env: Any) -> Iterator[H
         )
         try:
             hub = Hub(f"http://127.0.0.1:{port}", token)
+            hub.tables_url = tables_url
             _wait_ready(hub, proc)
             hub.start_servers([*STUDENTS, TEACHER])
             yield hub
@@ -140,6 +199,10 @@ def hub(tmp_path_factory: pytest.TempPathFactory, binder_env: Any) -> Iterator[H
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, 9)
             log.close()
+            for user in made:
+                subprocess.run(["pkill", "-KILL", "-u", user], check=False)
+                subprocess.run(["userdel", user], check=False)
+            shutil.rmtree(base, ignore_errors=True)
 
 
 def _free_ports() -> int:
@@ -260,6 +323,168 @@ def test_three_students_and_a_teacher_at_one_table_on_jupyterhub(hub, chromium):
     assert "teachers group, and ben is not in it" in refused
     assert code not in ben.content() and "Cleo" not in ben.content()
     shoot(ben, "hub-student-teacher-page.png")
+
+
+# ------------------------------------------------------------------ a student's own code
+def run_code(hub: Hub, user: str, code: str, timeout: float = 120) -> str:
+    """Run ``code`` in a kernel of ``user``'s own server, as the user can from JupyterLab
+    there; returns what it printed (an error's name and text too)."""
+    import uuid
+
+    import websocket
+
+    status, made = hub.api("POST", f"/users/{user}/tokens", {"note": "test", "expires_in": 900})
+    assert status in (200, 201), made
+    token = made["token"]
+    base = f"{hub.url}/user/{user}/api"
+    request = urllib.request.Request(
+        f"{base}/kernels",
+        data=b"{}",
+        method="POST",
+        headers={"Authorization": f"token {token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        kernel = json.loads(answer.read())["id"]
+    ws = websocket.create_connection(
+        f"{base.replace('http', 'ws', 1)}/kernels/{kernel}/channels",
+        header=[f"Authorization: token {token}"],
+        timeout=timeout,
+    )
+    msg_id = uuid.uuid4().hex
+    ws.send(
+        json.dumps(
+            {
+                "header": {
+                    "msg_id": msg_id,
+                    "msg_type": "execute_request",
+                    "username": user,
+                    "session": uuid.uuid4().hex,
+                    "version": "5.3",
+                    "date": "",
+                },
+                "parent_header": {},
+                "metadata": {},
+                "content": {"code": code, "silent": False, "allow_stdin": False},
+                "channel": "shell",
+                "buffers": [],
+            }
+        )
+    )
+    out = []
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            message = json.loads(ws.recv())
+            if message.get("parent_header", {}).get("msg_id") != msg_id:
+                continue
+            kind = message["header"]["msg_type"]
+            if kind == "stream":
+                out.append(message["content"]["text"])
+            elif kind == "error":
+                out.append(f"{message['content']['ename']}: {message['content']['evalue']}")
+            elif kind == "status" and message["content"]["execution_state"] == "idle":
+                break
+    finally:
+        ws.close()
+    return "".join(out)
+
+
+STUDENT_CODE = r"""
+import glob, json, os, subprocess
+from ttr_nb.errors import TableError
+from ttr_nb.tables.remote import SeatClient, connect
+
+found = {}
+# 1. Where is the database? Not in this server's environment.
+found["db_in_env"] = any(
+    ("postgres" in v or "sqlite" in v) for v in os.environ.values()
+) or "TTR_TABLES_URL" in os.environ
+# 2. Read the service's environment, or reach the database's socket, found with ps.
+procs = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+service = [line.split()[0] for line in procs.splitlines() if "ttr_nb.table_service" in line]
+try:
+    open(f"/proc/{service[0]}/environ").read()
+    found["service_env"] = "read"
+except Exception as exc:
+    found["service_env"] = type(exc).__name__
+sockets = [
+    a.split("-k ", 1)[1].split()[0] for a in procs.splitlines() if "postgres" in a and "-k " in a
+]
+try:
+    import psycopg
+    psycopg.connect(host=sockets[0], port=5432, user="ttr", dbname="ttr", connect_timeout=3)
+    found["database"] = "connected"
+except Exception as exc:
+    found["database"] = type(exc).__name__
+# 3. The table service, with this server's own hub token: Ann's seat, Ann's move, the list.
+tables = connect("ben-code")
+table = int(os.environ["TABLE_ID"])
+try:
+    SeatClient(tables, table)  # a watcher's view: for the teacher or the creator only
+    found["watch"] = "seen"
+except TableError as exc:
+    found["watch"] = type(exc).__name__
+try:
+    tables.call("view", table_id=table, token="x" * 32)
+    found["anns_view"] = "seen"
+except TableError as exc:
+    found["anns_view"] = type(exc).__name__
+try:
+    tables.call("play", table_id=table, token="x" * 32, action={"type": "DrawBlind"})
+    found["anns_move"] = "made"
+except TableError as exc:
+    found["anns_move"] = type(exc).__name__
+try:
+    tables.list_tables()
+    found["teachers_list"] = "seen"
+except TableError as exc:
+    found["teachers_list"] = type(exc).__name__
+print("FOUND", json.dumps(found))
+"""
+
+
+def test_a_students_own_code_reads_no_other_seat_and_no_database(hub):
+    """Issue 49: on JupyterHub a student's own code owned the database (its URL was in
+    every server's environment): it read every seed and hand and moved for others."""
+    made = run_code(
+        hub,
+        "ann",
+        "from ttr_nb.tables.remote import connect\n"
+        "t = connect('ann-code')\n"
+        "m = t.create_table('usa', ['human', 'human'], 'Ann')\n"
+        "print('TABLE', m.table_id, m.code)",
+    )
+    assert "TABLE" in made, made
+    table_id, code = made.split("TABLE", 1)[1].split()[:2]
+    joined = run_code(
+        hub,
+        "ben",
+        "from ttr_nb.tables.remote import SeatClient, connect\n"
+        f"t = connect('ben-join')\ns = t.join('{code}', 'Ben', 1)\n"
+        "seat = SeatClient(t, s.table_id, seat=1, token=s.token)\n"
+        "print('SEAT', seat.game.state.players[0].hand, seat.game.seed)",
+    )
+    assert "SEAT" in joined and "'?': 4" in joined and joined.strip().endswith(" 0"), joined
+    out = run_code(hub, "ben", f"import os\nos.environ['TABLE_ID'] = '{table_id}'\n" + STUDENT_CODE)
+    assert "FOUND" in out, out
+    found = json.loads(out.split("FOUND", 1)[1])
+    assert found == {
+        "db_in_env": False,
+        "service_env": "PermissionError",
+        "database": "OperationalError",
+        "watch": "SeatTokenError",
+        "anns_view": "SeatTokenError",
+        "anns_move": "SeatTokenError",
+        "teachers_list": "SeatTokenError",
+    }, found
+    # The teacher's own code, in her own server, is a teacher to the service.
+    listed = run_code(
+        hub,
+        TEACHER,
+        "from ttr_nb.tables.remote import connect\n"
+        "print('LISTED', [t.code for t in connect('tess-code').list_tables()])",
+    )
+    assert code in listed, listed
 
 
 # ---- Grading (issue 50): an nbgrader course on the hub -------------------------------------

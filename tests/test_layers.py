@@ -61,3 +61,29 @@ def test_no_module_imports_the_package_front_door():
     imported it would reach the game through it, unseen by the layers contract."""
     graph = grimp.build_graph("ttr_nb")
     assert graph.find_modules_that_directly_import("ttr_nb") == set()
+
+
+def _circles(exclude_type_checking_imports: bool) -> list[tuple[str, str]]:
+    """Pairs (a, b): a imports b directly and b leads back to a (inside functions too)."""
+    graph = grimp.build_graph(
+        "ttr_nb", exclude_type_checking_imports=exclude_type_checking_imports, cache_dir=None
+    )
+    return [
+        (module, imported)
+        for module in sorted(graph.modules)
+        for imported in sorted(graph.find_modules_directly_imported_by(module))
+        if graph.chain_exists(importer=imported, imported=module)
+    ]
+
+
+def test_no_import_circle_runs_at_import_or_call_time():
+    """No module imports, at the top or inside a function, one that imports it back
+    (rules.base and rules.fastpath did, issue 52)."""
+    assert _circles(exclude_type_checking_imports=True) == []
+
+
+def test_the_only_type_only_circle_is_the_apps_panels():
+    """docs/architecture.md's "Known loose ends": annotations alone close circles only
+    between the app and its panels (``ttr_nb.widgets``)."""
+    outside = [pair for pair in _circles(False) if not pair[0].startswith("ttr_nb.widgets.")]
+    assert outside == []

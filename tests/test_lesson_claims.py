@@ -124,6 +124,7 @@ ENGINE_READINGS = [
     ("graphs_6_tours.ipynb", "reads it as a **trail**"),
     ("rules_maerklin_1_cards_and_passengers.ipynb", "a Locomotive +4 may be your second card"),
     ("rules_germany_1_setup_and_passengers.ipynb", "This engine always takes them"),
+    ("rules_europe_3_stations_end_and_quiz.ipynb", "this engine reads it as built"),
 ]
 FLAGS = re.compile(
     r"\*\*(House rule \(the rulebook (is (silent|ambiguous)|lets you decline)\)"

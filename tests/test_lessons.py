@@ -232,11 +232,18 @@ def test_index_lists_every_lesson_in_order_and_the_teachers_page_agrees():
     from ttr_nb.teaching import curriculum
 
     text = "\n".join(sources(notebook("index.ipynb"), "markdown"))
-    order = [*RULES_PARTS, *GRAPH_LESSONS, *VARIANT_RULES, "app.ipynb"]
-    positions = [text.find(f"]({name})") for name in order]
+    # The course: the USA rules, then the graph lessons in number order and the other maps'
+    # rules in name order, interleaved only where a graph lesson needs a map's rules
+    # (lesson 14, Europe's stations and tunnels, after the Europe rules).
+    lessons = [lesson.notebook for lesson in curriculum.LESSONS]
+    assert lessons[: len(RULES_PARTS)] == RULES_PARTS
+    assert [n for n in lessons if n in GRAPH_LESSONS] == GRAPH_LESSONS
+    assert [n for n in lessons if n in VARIANT_RULES] == VARIANT_RULES
+    assert sorted(lessons) == sorted([*RULES_PARTS, *GRAPH_LESSONS, *VARIANT_RULES])
+    europe = max(lessons.index(n) for n in VARIANT_RULES if n.startswith("rules_europe_"))
+    assert lessons.index("graphs_14_stations_and_tunnels.ipynb") > europe
+    positions = [text.find(f"]({name})") for name in [*lessons, "app.ipynb"]]
     assert -1 not in positions and positions == sorted(positions)
-    lessons = [*RULES_PARTS, *GRAPH_LESSONS, *VARIANT_RULES]
-    assert [lesson.notebook for lesson in curriculum.LESSONS] == lessons
     curriculum.check(NOTEBOOKS)  # raises if a lesson, an exercise or a time is wrong
     # The page's table is the curriculum's, times within 10 minutes of today's estimate
     # (so that a small edit to a lesson does not make the page wrong).
@@ -251,6 +258,42 @@ def test_index_lists_every_lesson_in_order_and_the_teachers_page_agrees():
             assert abs(a - b) <= 10, (got, expected)
 
 
+def test_the_course_lists_every_exercise_heading_and_graphs_14s_prerequisites(monkeypatch):
+    import dataclasses
+
+    from ttr_nb.teaching import curriculum
+
+    row = next(x for x in curriculum.LESSONS if x.notebook.startswith("graphs_14_"))
+    assert row.exercises == ("Exercise 14a",)
+    assert {
+        "graphs_3_planning_1_dijkstra.ipynb",
+        "graphs_11_simulation_lab.ipynb",
+        "rules_europe_3_stations_end_and_quiz.ipynb",
+    } <= set(row.prerequisites)
+    # A notebook's exercise the course forgets is an error, not a silent gap.
+    forgetful = tuple(
+        dataclasses.replace(x, exercises=()) if x is row else x for x in curriculum.LESSONS
+    )
+    monkeypatch.setattr(curriculum, "LESSONS", forgetful)
+    with pytest.raises(ValueError, match="Exercise 14a is not listed"):
+        curriculum.check(NOTEBOOKS)
+
+
+def test_the_docs_lesson_page_lists_the_course_from_code():
+    """docs/lessons.md once named "graphs_1 to graphs_12" by hand; it now includes the list
+    the docs build writes from the course (docs/_ext/ttr_docs.py, course_list)."""
+    from ttr_nb.teaching import curriculum
+
+    page = (ROOT / "docs" / "lessons.md").read_text(encoding="utf-8")
+    assert "```{include} _generated/lessons_list.md" in page
+    assert "`graphs_12_...`" not in page and "to `graphs_" not in page
+    extension = (ROOT / "docs" / "_ext" / "ttr_docs.py").read_text(encoding="utf-8")
+    assert '"lessons_list.md"' in extension and "course_list()" in extension
+    listed = curriculum.course_list()
+    stems = re.findall(r"^1\. \*\*.+?\*\* \(`(\w+)`\)", listed, re.M)
+    assert sorted(f"{s}.ipynb" for s in stems) == sorted(n for n in LESSONS if n != "index.ipynb")
+
+
 def test_graph_lessons_each_fit_one_class():
     from ttr_nb.teaching import curriculum
 
@@ -258,7 +301,7 @@ def test_graph_lessons_each_fit_one_class():
         assert curriculum.estimate_minutes(NOTEBOOKS / name) <= 70, name
 
 
-GRAPH_PARTS = [n for n in GRAPH_LESSONS if re.match(r"graphs_\d+_[a-z]+_\d_", n)]
+GRAPH_PARTS = [n for n in GRAPH_LESSONS if re.match(r"graphs_\d+_[a-z_]+?_\d_", n)]
 
 
 @pytest.mark.parametrize("name", GRAPH_PARTS)

@@ -13,12 +13,18 @@ from pathlib import Path
 import pytest
 
 from ttr_nb import new_game
-from ttr_nb.actions import DrawTickets
 from ttr_nb.algorithms.prize_forest import Demand, PrizeForestError, max_prize_forest
 from ttr_nb.analysis import playtest
-from ttr_nb.analysis.best_score import BadBudgetError, best_score, check_best, networks_bound
+from ttr_nb.analysis.best_score import (
+    BadBudgetError,
+    BestScore,
+    any_shape,
+    best_score,
+    check_best,
+    networks_bound,
+    one_network_bounds,
+)
 from ttr_nb.bots import GreedyBot, play_out
-from ttr_nb.bots.route_focused import RouteBot
 from ttr_nb.cli import main
 from ttr_nb.maps import load_map
 from ttr_nb.teaching import research
@@ -103,6 +109,66 @@ def test_mip_finds_the_brute_force_optimum_on_small_boards(method, trees):
             assert got.value == truth
         assert got.gap == 0 and got.bound >= got.value
         assert got.cost <= budget
+
+
+def _brute_one_network(edges, demands, budget, groups, dead):
+    """The one-network model by brute force: every set of routes within the budget, one
+    track per group, scoring its route points and the tickets completed inside its best
+    single network (a connected part; its other routes score their points only)."""
+    keys = sorted(edges)
+    group_of = {k: i for i, g in enumerate(groups) for k in g}
+    best = 0
+    for n in range(len(keys) + 1):
+        for chosen in itertools.combinations(keys, n):
+            if sum(edges[k][2] for k in chosen) > budget:
+                continue
+            tags = [group_of[k] for k in chosen if k in group_of]
+            if len(tags) != len(set(tags)):
+                continue
+            parts = []  # the networks: route sets joined through places that are not dead ends
+            for k in chosen:
+                ends = set(edges[k][:2]) - set(dead)
+                touching = [part for part in parts if any(set(edges[j][:2]) & ends for j in part)]
+                merged = {k}.union(*touching)
+                parts = [part for part in parts if part not in touching] + [merged]
+            tickets = max(
+                (
+                    sum(
+                        d.prize
+                        for d in demands.values()
+                        if all(
+                            _joined(edges, part, a, b, dead)
+                            for a, b in zip(d.places, d.places[1:], strict=False)
+                        )
+                    )
+                    for part in parts
+                ),
+                default=0,
+            )
+            best = max(best, sum(edges[k][3] for k in chosen) + tickets)
+    return best
+
+
+def test_one_network_model_equals_its_brute_force_with_dead_ends():
+    """The model behind ``best-score`` (``trees=1``: rooted at the tree's first named place,
+    one way to hang each tree) against brute force, on boards with dead ends, tickets
+    between two dead ends, and tours of three places."""
+    rng = random.Random(52)
+    for _ in range(12):
+        edges, demands, groups = _random_instance(rng)
+        dead = set(rng.sample("abcdefg", rng.randint(0, 2)))
+        if rng.random() < 0.5 and len(dead) == 2:
+            a, b = sorted(dead)
+            demands["dd"] = Demand((frozenset(a), frozenset(b)), 9)  # two dead ends
+        places = rng.sample("abcdefg", 3)
+        demands["tour"] = Demand(tuple(frozenset(p) for p in places), 11)
+        budget = rng.randint(3, 9)
+        got = max_prize_forest(edges, demands, budget, groups=groups, dead_ends=dead, trees=1)
+        assert got.value == _brute_one_network(edges, demands, budget, groups, dead), (
+            budget,
+            dead,
+        )
+        assert got.gap == 0 and got.cost <= budget
 
 
 def test_split_budget_bound_holds_for_every_game_of_separate_networks():
@@ -221,61 +287,163 @@ def test_check_best_catches_a_tampered_answer():
 
 # ------------------------------------------------------------------ the command
 def test_best_score_json_prints_one_object(capsys):
-    assert main(["best-score", "usa", "--trains", "6", "--json"]) == 0
+    assert main(["best-score", "--map", "usa", "--trains", "6", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert {"routes", "tickets", "score", "bound", "seconds"} <= out.keys()
     assert out["score"] == 15 and out["bound"] == 15 and out["tickets"] == []
 
 
+def test_best_score_json_carries_every_field_of_the_model(capsys):
+    import dataclasses
+
+    from ttr_nb.analysis.best_score import BestScore
+
+    assert (
+        main(["best-score", "--map", "usa", "--trains", "4", "--json", "--time-limit", "60"]) == 0
+    )
+    out = json.loads(capsys.readouterr().out)
+    fields = {f.name for f in dataclasses.fields(BestScore)} - {"map_id"} | {"map", "proven"}
+    assert fields <= out.keys()
+    assert (out["method"], out["trees"], out["time_limit"], out["station_points"]) == (
+        "flow",
+        1,
+        60.0,
+        0,
+    )
+    assert out["proven"] is True and out["any_shape"]["proven"] is True
+    assert out["any_shape"]["networks_bound"] == networks_bound({1: 1, 2: 2, 3: 4, 4: 8}, 4)
+
+
 def test_best_score_text_names_routes_score_and_what_is_left_out(capsys):
-    assert main(["best-score", "germany", "--trains", "4"]) == 0
+    assert main(["best-score", "--map", "germany", "--trains", "4"]) == 0
     text = capsys.readouterr().out
     assert "Score" in text and "bound" in text and "Left out: passengers" in text
+
+
+def test_best_score_text_says_only_what_was_proved(capsys):
+    """A run stopped by its time limit claims no optimum and no network shape (the old text
+    said "One network holds every completed ticket" after any run)."""
+    assert main(["best-score", "--map", "europe", "--time-limit", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "Not proven" in text and "one may score up to" in text
+    assert "Proven best" not in text and "One network holds" not in text
+    assert "any shape, tickets in several networks too: not proven" in text
+
+
+def _stored_run(budget):
+    row = next(
+        json.loads(line)
+        for line in (RESULTS / "best_score" / "usa.jsonl").open()
+        if json.loads(line)["trains"] == budget
+    )
+    return BestScore(
+        "usa", budget, tuple(row["routes"]), tuple(row["tickets"]), row["score"],
+        row["route_points"], row["ticket_points"], row["bound"], row["gap"], row["pieces"],
+        row["seconds"], "flow", 1, row["left_out"],
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "budget, proven",
+    [(b, b not in (20, 21, 22, 29, 30)) for b in range(1, 51)],
+)
+def test_any_shape_is_claimed_only_where_the_knapsack_is_at_most_the_score(budget, proven):
+    rows = [json.loads(line) for line in (RESULTS / "best_score" / "usa.jsonl").open()]
+    bounds = one_network_bounds(rows, "usa")
+    run = _stored_run(budget)
+    shape = any_shape(run, bounds, "usa.jsonl")
+    assert shape.proven is proven
+    if run.gap == 0 and budget > 1:  # (one piece: one route, a network of its own)
+        assert shape.bound == networks_bound(bounds, budget)
+        assert (shape.bound <= run.score) is proven
+    assert shape.reason.startswith("proven:" if proven else "not proven:")
+
+
+def test_any_shape_is_said_per_run_on_the_command_line(capsys, tmp_path):
+    # A table where two networks of 2 pieces would beat the best game of 4: not proven.
+    table = tmp_path / "usa-bounds.jsonl"
+    rows = [
+        {"map": "usa", "trains": b, "trees": 1, "bound": v} for b, v in ((1, 1), (2, 5), (3, 5))
+    ]
+    table.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    assert main(["best-score", "--map", "usa", "--trains", "4", "--bounds", str(table)]) == 0
+    text = capsys.readouterr().out
+    assert "Proven best among games whose completed tickets lie in one network" in text
+    assert "not proven: a game of two or more networks might score up to 10, more than 8" in text
+    assert main(["best-score", "--map", "usa", "--trains", "4"]) == 0  # the stored table
+    assert "several networks too: proven: a game of two or more networks scores at most 5" in (
+        capsys.readouterr().out
+    )
+    table.write_text(json.dumps(rows[0]), encoding="utf-8")  # 2 and 3 pieces missing
+    assert main(["best-score", "--map", "usa", "--trains", "4", "--bounds", str(table)]) == 0
+    assert "not checked: no one-network bound for 2 pieces" in capsys.readouterr().out
+
+
+def test_europe_counts_the_stations_a_player_alone_never_builds(capsys):
+    from ttr_nb.rules.europe import EuropeRules
+
+    europe = load_map("europe")
+    best = best_score(europe, 4)
+    # alone, no station has an opponent's route to borrow: each keeps its unbuilt points
+    kept = EuropeRules.unbuilt_station_points * europe.components["stations_per_player"]
+    assert kept == 12 and best.station_points == kept
+    assert best.score == best.route_points + best.ticket_points + kept
+    assert check_best(best.as_json(), europe) == []
+    assert check_best(best.as_json() | {"station_points": 0, "score": best.score - 12}, europe)
+    assert "European Express" in best.left_out
+    assert main(["best-score", "--map", "europe", "--trains", "4"]) == 0
+    text = capsys.readouterr().out
+    assert "+ 12 for the 3 stations never built" in text
+    assert "Left out: the European Express" in text
+
+
+def test_best_score_help_names_every_map(capsys):
+    with pytest.raises(SystemExit):
+        main(["best-score", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "(europe, germany, maerklin, usa, world)" in text
 
 
 @pytest.mark.parametrize(
     "argv, words",
     [
+        (["--map", "atlantis"], "no map named 'atlantis' (maps: europe, germany, maerklin, usa"),
+        (["--trains", "-2"], "a player cannot have fewer than 0 pieces"),
+        (["--trains", "lots"], "'lots' is not a whole number of pieces"),
         (
-            ["best-score", "atlantis"],
-            "no map named 'atlantis' (maps: europe, germany, maerklin, usa",
+            ["--trains", "1000"],
+            "--trains 1000: the USA board takes at most 256 pieces (every route, one track of "
+            "each double route); more pieces play the same game",
         ),
-        (["best-score", "usa", "--trains", "-2"], "whole number"),
+        (
+            ["--map", "world", "--trains", "76"],
+            "the Rails & Sails: World board takes at most 75 pieces (every route, one track "
+            "of each double route, at most 50 ships and 25 trains)",
+        ),
+        (["--time-limit", "-5"], "-5 seconds: the solver needs a time above 0"),
+        (["--time-limit", "0"], "0 seconds: the solver needs a time above 0"),
+        (["--time-limit", "nan"], "'nan' is not a number of seconds"),
+        (["usa", "--map", "germany"], "two maps named: usa and --map germany"),
     ],
 )
-def test_best_score_refuses_a_bad_map_or_budget_with_status_2(capsys, argv, words):
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert words in err and "/" not in err.split(":", 1)[1]
-
-
-def test_best_score_refuses_a_budget_that_is_not_a_number():
+def test_best_score_refuses_bad_arguments_with_a_reason_and_status_2(capsys, argv, words):
     with pytest.raises(SystemExit) as stop:
-        main(["best-score", "usa", "--trains", "lots"])
+        main(["best-score", *argv])
     assert stop.value.code == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert words in err and "Traceback" not in err
 
 
-# ------------------------------------------------------------- route-focused bot
-def test_route_bot_keeps_the_fewest_tickets_and_never_draws_more():
-    for seed in range(4):
-        game = new_game("usa", players=2, seed=seed)
-        bots = [RouteBot(seed), GreedyBot(seed + 1)]
-        while not game.is_over:
-            action = bots[game.current_player].choose(game)
-            if game.current_player == 0 and game.phase == "play":
-                assert not isinstance(action, DrawTickets)
-            game.apply(action)
-        assert len(game.state.players[0].tickets) == 2  # the fewest USA allows at setup
+def test_best_score_takes_the_map_as_play_does_and_the_old_way_with_a_note(capsys):
+    assert main(["best-score", "--map", "usa", "--trains", "3", "--json"]) == 0
+    new = capsys.readouterr()
+    assert main(["best-score", "usa", "--trains", "3", "--json"]) == 0
+    old = capsys.readouterr()
+    assert json.loads(new.out)["score"] == json.loads(old.out)["score"] == 4
+    assert new.err == "" and "write: ttr-nb best-score --map usa" in old.err
 
 
-def test_route_bot_claims_longer_routes_than_greedy():
-    lengths = {0: [], 1: []}
-    usa = load_map("usa")
-    for seed in range(6):
-        game = play_out(new_game("usa", players=2, seed=seed), [RouteBot(seed), GreedyBot(seed)])
-        for seat in (0, 1):
-            lengths[seat] += [usa.route_by_id[r].length for r in game.state.players[seat].routes]
-    assert sum(lengths[0]) / len(lengths[0]) > sum(lengths[1]) / len(lengths[1])
+# The route-focused and long-route bots: tests/test_playtest.py.
 
 
 # --------------------------------------------------------------- the lab figures
@@ -298,7 +466,7 @@ def test_playtest_counts_a_double_route_once_and_shares_add_up():
 
 
 def test_stored_lab_games_replay_exactly():
-    path = RESULTS / "playtest" / "usa-greedy-route.jsonl.gz"
+    path = RESULTS / "playtest" / "usa-greedy-long-route.jsonl.gz"
     with gzip.open(path, "rt") as f:
         header = json.loads(f.readline())
         first = [playtest.from_compact(json.loads(f.readline())) for _ in range(2)]
@@ -306,7 +474,7 @@ def test_stored_lab_games_replay_exactly():
     from ttr_nb.tournament import run_tournament
 
     again = run_tournament(header["bots"], "usa", 2, seed=header["seed"], workers=1, progress=False)
-    assert [playtest.compact(r) for r in again.records] == first
+    assert [playtest.compact(r) for r in again.records] == [g.core() for g in first]
 
 
 # ------------------------------------------------------------------ rules gaps

@@ -57,6 +57,7 @@ async def execute(km: Any, kernel_id: str, code: str) -> dict[str, Any]:
 def manager(**options: Any) -> Any:
     options.setdefault("warm_nice", 0)
     options.setdefault("min_available_mb", 0)
+    options.setdefault("table_service", False)  # test_table_service.py starts one
     return serving.ClassroomKernelManager(**options)
 
 

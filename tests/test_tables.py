@@ -1,8 +1,11 @@
-"""Shared tables (issue 24): the store and its clients, on SQLite and on a real PostgreSQL.
+"""Shared tables (issues 24 and 49): the table service and its pages, on SQLite and on a real
+PostgreSQL.
 
 Every test runs on both stores: one SQLite file (the embedded default), and a PostgreSQL
 server that the test session starts from Debian's package (``tools/pg_server.py``; the
-fixtures are in ``tables_fixtures.py``). Limits, faults, exports and names: test_tables_*.py.
+fixtures are in ``tables_fixtures.py``). Pages reach the service as the app's pages do, with
+their requests and answers as JSON text (over HTTP: test_table_service.py). Limits, faults,
+exports and names: test_tables_*.py. Secrecy of the views: test_table_views.py.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import threading
 from typing import Any
 
 import pytest
-from tables_fixtures import REPO, postgres_url, store
+from tables_fixtures import REPO, client, postgres_url, public, service_for, store
 
 from ttr_nb import DrawBlind, Game
 from ttr_nb.errors import (
@@ -27,14 +30,14 @@ from ttr_nb.errors import (
     UnknownTableError,
 )
 from ttr_nb.tables import TableStore, show_code
-from ttr_nb.tables.client import TableClient
+from ttr_nb.tables.remote import SeatClient
 from ttr_nb.tables.store import AWAY_AFTER_S, WRONG_CODES_PER_PAGE
 
 
 def three_seats(store: TableStore) -> tuple[Any, Any]:
     """A table for Ann (creator), one more human, and a greedy bot."""
-    ann = store.create_table("usa", ["human", "human", "greedy"], "Ann", session="ann", seed=7)
-    return ann, store.table(ann.code)
+    ann = client(store, "ann").create_table("usa", ["human", "human", "greedy"], "Ann")
+    return ann, client(store, "ann").table(ann.code)
 
 
 # ------------------------------------------------------------------ creating and joining
@@ -43,13 +46,21 @@ def test_a_table_waits_for_its_players_then_starts(store):
     assert info.status == "open" and info.seats[0].name == "Ann" and info.seats[1].free
     assert info.seats[2].name == "Bot 3 (greedy)"
     assert len(ann.code) == 6 and len(show_code(ann.code)) == 7
-    ben = store.join(show_code(ann.code).lower(), "Ben", 1, session="ben")
+    ben = client(store, "ben").join(show_code(ann.code).lower(), "Ben", 1)
     assert ben.seat == 1 and ben.token and ben.seat_code and ben.creator_token is None
-    info = store.table(ann.code)
+    info = client(store, "ann").table(ann.code)
     assert info.status == "playing" and info.names == ["Ann", "Ben", "Bot 3 (greedy)"]
-    client = TableClient(store, ann.table_id, seat=0, token=ann.token, session="ann")
-    assert client.game.names == ["Ann", "Ben", "Bot 3 (greedy)"]
-    assert client.game.seed == 7
+    seat = SeatClient(client(store, "ann"), ann.table_id, seat=0, token=ann.token)
+    assert seat.game.names == ["Ann", "Ben", "Bot 3 (greedy)"]
+    assert seat.game.seed == 0  # the page never has the deal's seed
+
+
+def test_a_deals_seed_has_128_random_bits(store):
+    seeds = set()
+    for i in range(20):
+        made = client(store, f"p{i}").create_table("usa", ["human", "greedy"], "Ann")
+        seeds.add(store.table_by_id(made.table_id).seed)
+    assert len(seeds) == 20 and max(seeds) > 2**100  # 20 draws under 2**100: p ~ 2**-560
 
 
 def test_joining_is_refused_with_a_reason_and_changes_nothing(store):
@@ -66,84 +77,95 @@ def test_joining_is_refused_with_a_reason_and_changes_nothing(store):
     ]
     for error, kwargs, words in cases:
         with pytest.raises(error, match=re.escape(words)):
-            store.join(session=f"ben-{words}", **kwargs)
+            client(store, f"ben-{words}").join(**kwargs)
     after = store.table(ann.code)
     assert (after.seats, after.status) == (before.seats, before.status)
 
 
 def test_a_full_table_and_a_closed_table_cannot_be_joined(store):
     ann, _info = three_seats(store)
-    store.join(ann.code, "Ben", 1, session="ben")
+    client(store, "ben").join(ann.code, "Ben", 1)
     with pytest.raises(SeatError, match="taken"):
-        store.join(ann.code, "Cleo", 1, session="cleo")
-    store.close_table(ann.table_id, ann.creator_token)
-    with pytest.raises(TableClosedError, match="closed"):
-        store.join(ann.code, "Cleo", 1, session="cleo")
+        client(store, "cleo").join(ann.code, "Cleo", 1)
     with pytest.raises(SeatTokenError, match="creator"):
-        store.close_table(ann.table_id, "not the creator's token")
+        client(store, "mallory").close_table(ann.table_id, "not the creator's token")
+    with pytest.raises(SeatTokenError, match="creator or the teacher"):
+        client(store, "mallory").close_table(ann.table_id)
+    client(store, "ann").close_table(ann.table_id, ann.creator_token)
+    with pytest.raises(TableClosedError, match="closed"):
+        client(store, "cleo").join(ann.code, "Cleo", 1)
 
 
 def test_wrong_codes_are_rate_limited_per_page(store):
     ann, _info = three_seats(store)
+    guesser = client(store, "guesser")
     for _ in range(WRONG_CODES_PER_PAGE):
         with pytest.raises(UnknownTableError):
-            store.table("AAA AAA", page="guesser")
+            guesser.table("AAA AAA")
     with pytest.raises(TooManyAttemptsError, match="wait a minute"):
-        store.table(ann.code, page="guesser")  # even the right code, for now
-    assert store.table(ann.code, page="someone else").code == ann.code
+        guesser.table(ann.code)  # even the right code, for now
+    assert client(store, "someone else", "192.0.2.99").table(ann.code).code == ann.code
     store.test_clock.now += 61
-    assert store.table(ann.code, page="guesser").code == ann.code
+    assert guesser.table(ann.code).code == ann.code
 
 
 def test_codes_with_look_alike_or_too_many_characters_are_wrong_codes(store):
-    for typed in ("IO1L00", "", "x" * 5000, "K7Q X4M ZZ"):
-        with pytest.raises(UnknownTableError):
-            store.table(typed, page="p")
+    for typed in ("IO1L00", "", "x" * 30, "K7Q X4M ZZ"):
+        with pytest.raises((UnknownTableError, TableError)):
+            client(store, "p").table(typed)
 
 
 # ------------------------------------------------------------------ the move log
-def playing_table(store: TableStore) -> tuple[TableClient, TableClient]:
+def playing_table(store: TableStore) -> tuple[SeatClient, SeatClient]:
     ann, _info = three_seats(store)
-    ben = store.join(ann.code, "Ben", 1, session="ben")
-    a = TableClient(store, ann.table_id, seat=0, token=ann.token, session="ann")
-    b = TableClient(store, ann.table_id, seat=1, token=ben.token, session="ben")
-    a.creator_token = ann.creator_token  # type: ignore[attr-defined]
+    ben = client(store, "ben").join(ann.code, "Ben", 1)
+    a = SeatClient(client(store, "ann"), ann.table_id, seat=0, token=ann.token)
+    b = SeatClient(client(store, "ben"), ann.table_id, seat=1, token=ben.token)
+    a.creator_token = ann.creator_token
     b.seat_code = ben.seat_code  # type: ignore[attr-defined]
     return a, b
 
 
-def finish_setup(a: TableClient, b: TableClient) -> None:
+def finish_setup(a: SeatClient, b: SeatClient) -> None:
+    """Ann and Ben keep their first tickets; the table's bot keeps its own."""
     a.play(a.game.legal_actions()[0])
     b.sync()
     b.play(b.game.legal_actions()[0])
-    a.move_bots()
+    a.sync()
 
 
 def test_a_move_is_seen_by_the_other_seats(store):
     a, b = playing_table(store)
     a.play(a.game.legal_actions()[0])  # Ann keeps her first tickets
     new = b.sync()
-    assert [m.number for m in new] == [1] and b.game == a.game
-    assert b.game.snapshot() == a.game.snapshot()
+    assert new == [1] and public(b.game) == public(a.game)
+    assert b.game.log == ["Ann keeps 3 tickets"] or b.game.log[0].startswith("Ann keeps")
+
+
+def test_the_bots_move_in_the_service_once_the_people_have(store):
+    a, b = playing_table(store)
+    finish_setup(a, b)
+    log = store.moves(a.table_id)
+    assert [(m.seat, m.made_by) for m in log] == [(0, "player"), (1, "player"), (2, "greedy")]
+    assert a.my_turn and public(a.game) == public(b.game)
 
 
 def test_a_stale_move_is_refused_and_the_page_catches_up(store):
     a, b = playing_table(store)
     finish_setup(a, b)
     assert a.my_turn
-    twin = TableClient(store, a.table_id, seat=0, token=a.token, session="ann")
-    twin.play(DrawBlind())  # the same seat, from a client that is a move ahead
+    twin = SeatClient(client(store, "ann"), a.table_id, seat=0, token=a.token)
+    twin.play(DrawBlind())  # the same seat, from a page that is a move ahead
     with pytest.raises(StaleMoveError, match="the table moved on"):
-        a.store.append(
-            a.table_id,
-            len(a.game.history) + 0,
-            0,
-            {"type": "DrawBlind"},
+        a.tables.call(
+            "play",
+            table_id=a.table_id,
             token=a.token,
-            session="ann",
+            number=len(a.game.history) + 1,
+            action={"type": "DrawBlind"},
         )
     a.sync()
-    assert a.game.snapshot() == twin.game.snapshot()
+    assert public(a.game) == public(twin.game)
     numbers = [m.number for m in store.moves(a.table_id)]
     assert numbers == list(range(1, len(numbers) + 1))
 
@@ -151,14 +173,14 @@ def test_a_stale_move_is_refused_and_the_page_catches_up(store):
 def test_two_clicks_racing_for_one_move_store_it_once(store):
     a, b = playing_table(store)
     finish_setup(a, b)
-    twins = [TableClient(store, a.table_id, seat=0, token=a.token, session="ann") for _ in range(6)]
+    twins = [SeatClient(client(store, "ann"), a.table_id, seat=0, token=a.token) for _ in range(6)]
     barrier = threading.Barrier(len(twins))
     outcomes: list[str] = []
 
-    def click(client: TableClient) -> None:
+    def click(page: SeatClient) -> None:
         barrier.wait()
         try:
-            client.play(DrawBlind())
+            page.play(DrawBlind())
             outcomes.append("stored")
         except StaleMoveError:
             outcomes.append("stale")
@@ -176,10 +198,10 @@ def test_two_clicks_racing_for_one_move_store_it_once(store):
     assert outcomes.count("stored") in (1, 2), outcomes
     log = store.moves(a.table_id)
     assert [m.number for m in log] == list(range(1, len(log) + 1))
-    assert len(log) - 3 == outcomes.count("stored")
-    fresh = TableClient(store, a.table_id)
+    assert len([m for m in log if m.number > 3 and m.seat == 0]) == outcomes.count("stored")
     b.sync()
-    assert b.game.snapshot() == fresh.game.snapshot()
+    fresh = SeatClient(client(store, "ben"), a.table_id, seat=1, token=b.token)
+    assert public(b.game) == public(fresh.game)
 
 
 def test_a_move_out_of_turn_or_against_the_rules_stores_nothing(store):
@@ -190,68 +212,70 @@ def test_a_move_out_of_turn_or_against_the_rules_stores_nothing(store):
         b.play(DrawBlind())
     with pytest.raises(IllegalActionError):
         a.play(DrawBlind(deck="ship"))
+    with pytest.raises(IllegalActionError, match="not a move of this game"):
+        a.tables.call("play", table_id=a.table_id, token=a.token, action={"type": "Nope"})
     assert len(store.moves(a.table_id)) == before
 
 
-def test_bots_move_exactly_once_however_many_pages_see_their_turn(store):
+def test_a_page_cannot_move_for_another_seat_or_for_a_bot(store):
+    a, b = playing_table(store)
+    a.play(a.game.legal_actions()[0])
+    # Ann's page sends Ben's move with her own token: the seat is hers, not his.
+    with pytest.raises(IllegalActionError, match="it is Ben's turn"):
+        a.tables.call("play", table_id=a.table_id, token=a.token, action={"type": "DrawBlind"})
+    # No request makes a bot's move: the service alone moves the bots.
+    with pytest.raises(TableError, match="no such request"):
+        a.tables.call("bot_move", table_id=a.table_id)
+    assert [m.seat for m in store.moves(a.table_id)] == [0]
+
+
+def test_bots_move_exactly_once_however_many_pages_look(store):
     a, b = playing_table(store)
     a.play(a.game.legal_actions()[0])
     b.sync()
-    b.play(b.game.legal_actions()[0])
-    pages = [a, b] + [TableClient(store, a.table_id) for _ in range(4)]
-    barrier = threading.Barrier(len(pages))
-    made: list[int] = []
+    watchers = [SeatClient(client(store, "ann"), a.table_id, creator_token=a.creator_token)]
+    pages = [a, b, *watchers] * 3
+    barrier = threading.Barrier(len(pages) + 1)
 
-    def look(client: TableClient) -> None:
+    def look(page: SeatClient) -> None:
         barrier.wait()
-        made.append(client.move_bots(max_moves=5))
+        page.sync(force=True)
 
     threads = [threading.Thread(target=look, args=(p,)) for p in pages]
     for t in threads:
         t.start()
+    barrier.wait()
+    b.play(b.game.legal_actions()[0])
     for t in threads:
         t.join()
     log = store.moves(a.table_id)
-    assert sum(made) == 1 and len(log) == 3  # the bot kept its tickets once
-    assert [m.seat for m in log] == [0, 1, 2]
+    assert len(log) == 3 and [m.seat for m in log] == [0, 1, 2]  # the bot kept its tickets once
 
 
-def test_a_bot_lease_left_by_a_closed_page_passes_to_another(store):
+def test_a_bots_reason_reaches_every_page_without_its_tickets_until_the_end(store):
     a, b = playing_table(store)
-    a.play(a.game.legal_actions()[0])
-    b.sync()
-    b.play(b.game.legal_actions()[0])
-    assert store.claim_bot_turn(a.table_id, 3, "a page that then closed", 5.0)
-    assert b.move_bots() == 0  # the lease is held
-    store.test_clock.now += 6
-    assert b.move_bots() == 1
-
-
-def test_a_bots_reason_is_stored_with_its_move_for_every_page(store):
-    a, b = playing_table(store)
-    a.play(a.game.legal_actions()[0])
-    b.sync()
-    b.play(b.game.legal_actions()[0])
-    note = {"bot": "greedy", "routes": [3]}
-    assert a.move_bots(explain=lambda bot, game, action: note) == 1
-    log = store.moves(a.table_id)
-    assert [m.why for m in log] == [None, None, note]  # people's moves carry none
-    watcher = TableClient(store, a.table_id)
-    assert watcher.whys == {3: note}
+    finish_setup(a, b)
+    stored = store.moves(a.table_id)[2].why
+    assert stored is not None and stored["bot"] == "greedy"
+    assert stored["reason"]["tickets"]  # the greedy bot kept tickets for a reason
+    for page in (a, b):
+        sent = page.whys[3]
+        assert sent["bot"] == "greedy" and all(t < 0 for t in sent["reason"]["tickets"])
+        assert len(sent["reason"]["tickets"]) == len(stored["reason"]["tickets"])
+        assert sent["reason"]["routes"] == []
 
 
 def test_every_bot_level_can_sit_at_a_table(store):
-    made = store.create_table("usa", ["human", "beginner", "hard"], "Ann", session="p", seed=3)
-    ann = TableClient(store, made.table_id, seat=0, token=made.token, session="p")
+    made = client(store, "p").create_table("usa", ["human", "beginner", "hard"], "Ann")
+    ann = SeatClient(client(store, "p"), made.table_id, seat=0, token=made.token)
     assert [s.kind for s in ann.info.seats] == ["human", "beginner", "hard"]
     ann.play(ann.game.legal_actions()[0])
-    assert ann.move_bots(max_moves=1) == 1  # the beginner keeps its tickets
-    assert [m.seat for m in store.moves(made.table_id)] == [0, 1]
+    assert [m.seat for m in store.moves(made.table_id)] == [0, 1, 2]
     with pytest.raises(TableError, match="bot"):
-        store.create_table("usa", ["human", "grandmaster"], "Ann", session="p")
+        client(store, "p").create_table("usa", ["human", "grandmaster"], "Ann")
 
 
-def test_a_database_made_before_reasons_were_stored_gets_the_column(tmp_path):
+def test_a_database_made_before_reasons_and_deals_were_stored_gets_the_columns(tmp_path):
     import sqlalchemy as sa
 
     url = f"sqlite:///{tmp_path / 'old.sqlite'}"
@@ -260,11 +284,15 @@ def test_a_database_made_before_reasons_were_stored_gets_the_column(tmp_path):
     old.append(made.table_id, 1, 0, {"type": "DrawBlind"}, token=made.token, session="p")
     with old.engine.begin() as conn:  # as an earlier version made it
         conn.exec_driver_sql("ALTER TABLE ttr_moves DROP COLUMN why")
+        conn.exec_driver_sql("UPDATE ttr_tables SET seed = 2, deal = NULL")
+        conn.exec_driver_sql("ALTER TABLE ttr_tables DROP COLUMN deal")
+        conn.exec_driver_sql("ALTER TABLE ttr_seats DROP COLUMN held_for")
     old.dispose()
     store = TableStore(url)
     columns = {c["name"] for c in sa.inspect(store.engine).get_columns("ttr_moves")}
     assert "why" in columns
     assert [(m.number, m.why) for m in store.moves(made.table_id)] == [(1, None)]
+    assert store.table_by_id(made.table_id).seed == 2  # its old seed still deals its game
     store.dispose()
 
 
@@ -272,18 +300,18 @@ def test_a_database_made_before_reasons_were_stored_gets_the_column(tmp_path):
 def test_a_reload_comes_back_to_the_seat_with_its_token(store):
     a, b = playing_table(store)
     finish_setup(a, b)
-    back = store.rejoin(b.token, session="ben-reloaded")
+    back = client(store, "ben-reloaded").rejoin(b.token)
     assert (back.table_id, back.seat) == (b.table_id, 1)
     with pytest.raises(SeatElsewhereError, match="another tab"):
         b.heartbeat()  # the old page learns it lost the seat
-    again = TableClient(store, back.table_id, seat=1, token=b.token, session="ben-reloaded")
-    assert again.game.snapshot() == a.game.snapshot()
+    again = SeatClient(client(store, "ben-reloaded"), back.table_id, seat=1, token=b.token)
+    assert public(again.game) == public(a.game)
 
 
 def test_a_second_tab_takes_the_seat_and_the_first_cannot_move(store):
     a, b = playing_table(store)
     finish_setup(a, b)
-    store.rejoin(a.token, session="ann-tab-2")
+    client(store, "ann-tab-2").rejoin(a.token)
     with pytest.raises(SeatElsewhereError):
         a.play(DrawBlind())
     assert len(store.moves(a.table_id)) == 3
@@ -291,15 +319,20 @@ def test_a_second_tab_takes_the_seat_and_the_first_cannot_move(store):
 
 def test_forged_and_old_tokens_are_refused(store):
     a, b = playing_table(store)
-    for forged in ("x" * 32, "", "short", "y" * 5000):
-        with pytest.raises(SeatTokenError):
-            store.rejoin(forged, session="mallory")
-    phone = store.rejoin_by_code(a.info.code, b.seat_code, session="ben-phone")
+    mallory = client(store, "mallory")
+    for forged in ("x" * 32, "", "short", "y" * 150):
+        with pytest.raises(TableError):
+            mallory.rejoin(forged)
+    phone = client(store, "ben-phone").rejoin_by_code(a.info.code, b.seat_code)
     assert phone.seat == 1 and phone.token != b.token
     with pytest.raises(SeatTokenError, match="type your seat code"):
-        store.rejoin(b.token, session="ben-laptop")  # the laptop's token is replaced
+        client(store, "ben-laptop").rejoin(b.token)  # the laptop's token is replaced
+    with pytest.raises(SeatTokenError, match="another device"):
+        b.heartbeat()
+    with pytest.raises(SeatTokenError, match="does not hold a seat"):
+        b.sync(force=True)  # and it sees nothing of the seat any more
     with pytest.raises(SeatTokenError, match="no seat at this table has this seat code"):
-        store.rejoin_by_code(a.info.code, "AAA AAA", session="mallory")
+        mallory.rejoin_by_code(a.info.code, "AAA AAA")
 
 
 def test_a_player_away_for_minutes_shows_as_away(store):
@@ -315,14 +348,12 @@ def test_the_creator_gives_a_seat_to_a_bot_and_takes_it_back(store):
     a, b = playing_table(store)
     a.play(a.game.legal_actions()[0])
     with pytest.raises(SeatTokenError, match="only the table's creator"):
-        store.give_to_bot(a.table_id, "forged", 1, "greedy")
-    store.give_to_bot(a.table_id, a.creator_token, 1, "greedy")
-    assert a.move_bots(max_moves=1) == 1  # the bot keeps Ben's tickets for him
+        a.tables.give_to_bot(a.table_id, "forged-token", 1, "greedy")
+    a.tables.give_to_bot(a.table_id, a.creator_token, 1, "greedy")  # the bot keeps for Ben
     b.sync()
     assert not b.my_turn and b.info.seats[1].played_by_bot == "greedy"
-    store.take_back(a.table_id, a.creator_token, 1)
-    a.move_bots()  # seat 3's real bot
-    b.sync()
+    assert [m.made_by for m in store.moves(a.table_id)] == ["player", "greedy", "greedy"]
+    a.tables.take_back(a.table_id, a.creator_token, 1)
     a.sync()
     assert a.my_turn
     a.play(DrawBlind())
@@ -333,32 +364,35 @@ def test_the_creator_gives_a_seat_to_a_bot_and_takes_it_back(store):
 
 def test_start_now_puts_bots_in_the_free_seats(store):
     ann, _info = three_seats(store)
+    tables = client(store, "ann")
     with pytest.raises(SeatTokenError):
-        store.start_now(ann.table_id, "forged")
-    store.start_now(ann.table_id, ann.creator_token, bot="random")
+        tables.start_now(ann.table_id, "forged-token")
+    tables.start_now(ann.table_id, ann.creator_token, bot="random")
     info = store.table(ann.code)
     assert info.status == "playing" and info.seats[1].kind == "random"
     with pytest.raises(TableClosedError, match="already started"):
-        store.start_now(ann.table_id, ann.creator_token)
+        tables.start_now(ann.table_id, ann.creator_token)
 
 
 def test_nothing_is_lost_when_every_page_goes(store):
     a, b = playing_table(store)
     finish_setup(a, b)
     a.play(DrawBlind())
-    snapshot = a.game.snapshot()
+    seen = public(a.game)
+    table_id = a.table_id
     del a, b  # every kernel gone
-    rebuilt = TableClient(store, store.list_tables()[0].table_id)
-    assert rebuilt.game.snapshot() == snapshot
-    saved = Game.from_json(rebuilt.game.to_json())
-    assert saved.snapshot() == snapshot
+    store.test_service = None  # and the service started again
+    service_for(store)
+    view = client(store, "teacher", teacher=True)
+    rebuilt = SeatClient(view, table_id)
+    assert public(rebuilt.game) == seen
 
 
 def test_a_closed_table_takes_no_moves(store):
     a, b = playing_table(store)
     finish_setup(a, b)
-    store.close_table(a.table_id, a.creator_token)
-    with pytest.raises(IllegalActionError, match="not|over|closed"):
+    a.tables.close_table(a.table_id, a.creator_token)
+    with pytest.raises((IllegalActionError, TableClosedError), match="not|over|closed"):
         a.play(DrawBlind())
     with pytest.raises(TableClosedError, match="closed"):
         store.append(a.table_id, 4, 0, {"type": "DrawBlind"}, token=a.token, session="ann")
@@ -368,10 +402,24 @@ def test_an_oversized_move_is_refused(store):
     a, b = playing_table(store)
     with pytest.raises(TableError, match="too long"):
         store.append(a.table_id, 1, 0, {"type": "x" * 5000}, token=a.token, session="ann")
+    with pytest.raises(TableError, match="too long"):
+        a.tables.call("play", table_id=a.table_id, token=a.token, action={"t": "x" * 70_000})
+
+
+def test_a_finished_game_is_the_whole_game_at_every_seat(store):
+    made = client(store, "ann").create_table("usa", ["human", "greedy"], "Ann")
+    ann = SeatClient(client(store, "ann"), made.table_id, seat=0, token=made.token)
+    while not ann.game.is_over:
+        moves = ann.game.legal_actions()
+        ann.play(next((m for m in moves if isinstance(m, DrawBlind)), moves[0]))
+    assert type(ann.game) is Game  # the seat's game became the whole game
+    assert ann.game.seed == store.table_by_id(made.table_id).seed
+    saved = Game.from_json(ann.game.to_json())
+    assert saved.snapshot() == ann.game.snapshot()
 
 
 def test_the_tables_bench_runs_and_reports_its_line():
-    """`make bench-tables`, small: players in processes of their own, through one store."""
+    """`make bench-tables`, small: players in processes of their own, through the service."""
     import subprocess
     import sys
 
@@ -403,14 +451,15 @@ def test_the_tables_bench_runs_and_reports_its_line():
 
 
 def test_the_class_results_give_each_players_score_parts_and_tickets(store):
-    from ttr_nb.tables.results import class_results, results_csv
+    from ttr_nb.tables.results import results_csv
 
-    made = store.create_table("usa", ["greedy", "greedy"], None, session="t", seed=5)
-    table = TableClient(store, made.table_id)
-    while not table.game.is_over:
-        assert table.move_bots(max_moves=500) > 0
-    rows = class_results(store)
-    game = table.game
+    teacher = client(store, "teacher", teacher=True)
+    made = teacher.create_table("usa", ["greedy", "greedy"], None)  # bots only: played out
+    with pytest.raises(SeatTokenError, match="only the teacher"):
+        client(store, "student").results()
+    rows = teacher.results()["rows"]
+    game = SeatClient(teacher, made.table_id).game
+    assert game.is_over
     assert [r["total"] for r in rows] == [s["total"] for s in game.scores()]
     assert [r["winner"] == "yes" for r in rows] == [i in game.winners for i in range(2)]
     text = results_csv(rows)
@@ -420,3 +469,14 @@ def test_the_class_results_give_each_players_score_parts_and_tickets(store):
     for seat, row in enumerate(rows):
         done = [t for t, ok in game.ticket_status(seat) if ok]
         assert row["tickets done"].count("(") == len(done)
+
+
+def test_a_page_that_first_looks_at_a_finished_table_gets_the_whole_game(store):
+    made = client(store, "ann").create_table("usa", ["human", "greedy"], "Ann")
+    ann = SeatClient(client(store, "ann"), made.table_id, seat=0, token=made.token)
+    while not ann.game.is_over:
+        legal = ann.game.legal_actions()
+        ann.play(next((m for m in legal if isinstance(m, DrawBlind)), legal[0]))
+    watcher = SeatClient(client(store, "teacher", teacher=True), made.table_id)
+    assert type(watcher.game) is Game and watcher.game.is_over
+    assert watcher.game.snapshot() == ann.game.snapshot()

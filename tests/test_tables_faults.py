@@ -1,6 +1,7 @@
-"""Every fault of the table store gets a sentence, and nothing hangs (issue 39); exports hold
-no secret and no formula; names that look alike, or like a bot's, are refused. Real SQLite
-files and real PostgreSQL servers (one stopped with SIGSTOP).
+"""Every fault of the table store gets a sentence, and nothing hangs (issues 39 and 49);
+exports hold no secret and no formula; names that look alike, or like a bot's, are refused.
+Real SQLite files, real PostgreSQL servers (one stopped with SIGSTOP), and the real table
+service over HTTP.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 import psutil
 import pytest
 import sqlalchemy as sa
-from tables_fixtures import empty, pg_server, postgres_url, store
+from tables_fixtures import client, empty, http_client, http_service, pg_server, postgres_url, store
 
 from ttr_nb.errors import (
     CorruptMoveError,
@@ -27,9 +28,9 @@ from ttr_nb.errors import (
     StoreUnavailableError,
 )
 from ttr_nb.tables import TableStore
-from ttr_nb.tables.bounded import BoundedStore
-from ttr_nb.tables.client import TableClient
 from ttr_nb.tables.faults import store_fault
+from ttr_nb.tables.referee import Referee
+from ttr_nb.tables.remote import SeatClient
 from ttr_nb.tables.results import SECRET, class_results, results_csv
 from ttr_nb.tables.schema import moves_t, tables_t
 
@@ -73,40 +74,42 @@ def stopped(url: str) -> Iterator[None]:
 
 
 # ------------------------------------------------------------------ nothing hangs
-def test_a_stopped_postgresql_says_so_within_seconds_and_play_goes_on(monkeypatch):
-    """A page's click and poll during a SIGSTOP of the server: the sentence within the
-    page's deadline, at once for the next calls, and play goes on after SIGCONT."""
+def test_a_stopped_postgresql_says_so_within_seconds_and_play_goes_on():
+    """A page's click and poll during a SIGSTOP of the database, through the real table
+    service: the sentence within the service's deadline, at once for the next calls, and
+    play goes on after SIGCONT."""
     pytest.importorskip("ipycanvas")
     from test_widgets_tables import open_table
 
     from ttr_nb.widgets import GameApp
 
-    monkeypatch.setenv("TTR_TABLES_TIMEOUT_S", "1.5")
-    with pg_server().temporary_postgres() as url:
+    with pg_server().temporary_postgres() as url, http_service(url, timeout_s=1.5) as service:
         ann = GameApp(
             map_name="usa",
             players=2,
             seed=3,
             auto_bots=False,
-            store_factory=lambda: TableStore(url),
+            service_factory=lambda page: http_client(service, page, timeout=10),
         )
         open_table(ann, ["human", "greedy"])
         panel = ann.tables
-        client = panel.client
-        assert isinstance(client.store, BoundedStore)
+        seat = panel.client
         with stopped(url):
             _result, first = within(30, panel.on_tick, True)
             assert UNREACHABLE in panel.table_note.text.lower()
             assert first < 1.5 + 1.0, first
-            refused, second = within(30, panel.play, client.game.legal_actions()[0])
+            refused, second = within(30, panel.play, seat.game.legal_actions()[0])
             assert UNREACHABLE in refused.lower() and second < 0.5
         deadline = time.monotonic() + 30
         while "answers again" not in panel.table_note.text:
             assert time.monotonic() < deadline, panel.table_note.text
             time.sleep(0.2)
             panel.on_tick()
-        assert panel.play(client.game.legal_actions()[0]) is None  # Ann keeps her tickets
-        assert len(TableStore(url).moves(client.table_id)) == 1
+        assert panel.play(seat.game.legal_actions()[0]) is None  # Ann keeps her tickets
+        deadline = time.monotonic() + 60
+        while len(TableStore(url).moves(seat.table_id)) < 2:  # and the service's bot moves
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
 
 
 def test_sqlite_waits_for_another_writer_seconds_not_half_a_minute(tmp_path):
@@ -142,9 +145,15 @@ def test_postgresql_waits_for_a_locked_row_seconds_not_for_ever(postgres_url):
 
 
 # ------------------------------------------------------------------ damaged, read-only, full
-def bots_table(store: TableStore, moves: int, seed: int = 5) -> Any:
-    made = store.create_table("usa", ["random", "greedy"], None, session=f"s{seed}", seed=seed)
-    assert TableClient(store, made.table_id).move_bots(max_moves=moves) == moves
+def played_table(store: TableStore, moves: int, page: str = "p") -> Any:
+    """A table of Ann and a greedy bot, played (by the service, as pages do) to ``moves``
+    moves or a little more."""
+    tables = client(store, page)
+    made = tables.create_table("usa", ["human", "greedy"], "Ann")
+    ann = SeatClient(tables, made.table_id, seat=0, token=made.token)
+    while len(store.moves(made.table_id)) < moves:
+        legal = ann.game.legal_actions()
+        ann.play(next((a for a in legal if type(a).__name__ == "DrawBlind"), legal[0]))
     return made
 
 
@@ -158,17 +167,20 @@ def damage(store: TableStore, table_id: int, number: int, text: str) -> None:
 
 
 def test_a_damaged_move_is_named_and_the_other_results_still_export(store):
-    good = bots_table(store, 12, seed=1)
-    bad_json = bots_table(store, 12, seed=2)
-    bad_route = bots_table(store, 12, seed=3)
+    good = played_table(store, 12, "p1")
+    bad_json = played_table(store, 12, "p2")
+    bad_route = played_table(store, 12, "p3")
     damage(store, bad_json.table_id, 7, '{"type": "ClaimRoute", "rou')
     damage(store, bad_route.table_id, 9, '{"type":"ClaimRoute","route":99999,"cards":[["red",1]]}')
     with pytest.raises(CorruptMoveError) as caught:
-        TableClient(store, bad_json.table_id)
+        Referee(store).table(bad_json.table_id)
     assert (caught.value.table_id, caught.value.number) == (bad_json.table_id, 7)
     assert f"move 7 of table {bad_json.code[:3]} {bad_json.code[3:]}" in str(caught.value)
     with pytest.raises(CorruptMoveError, match="move 9 of table .*the rules refuse it"):
-        TableClient(store, bad_route.table_id)
+        Referee(store).table(bad_route.table_id)
+    store.test_service = None  # a service started after the damage (this one keeps its games)
+    with pytest.raises(CorruptMoveError, match="move 9 of table"):  # a page is told too
+        SeatClient(client(store, "p3"), bad_route.table_id, seat=0, token=bad_route.token)
     problems: list[Any] = []
     rows = class_results(store, problems=problems)
     assert {r["table"] for r in rows} == {f"{good.code[:3]} {good.code[3:]}"} and len(rows) == 2
@@ -179,28 +191,29 @@ def test_a_damaged_move_is_named_and_the_other_results_still_export(store):
 
 def test_a_page_at_a_table_with_a_damaged_move_says_which_move(tmp_path):
     pytest.importorskip("ipycanvas")
+    from tables_fixtures import pages
     from test_widgets_tables import open_table
 
     from ttr_nb.widgets import GameApp
 
     store = TableStore(f"sqlite:///{tmp_path / 't.sqlite'}")
-    ann = GameApp(map_name="usa", players=2, seed=3, auto_bots=False, store_factory=lambda: store)
+    ann = GameApp(map_name="usa", players=2, seed=3, auto_bots=False, service_factory=pages(store))
     code = open_table(ann, ["human", "greedy"])
     panel = ann.tables
-    assert panel.play(panel.client.game.legal_actions()[0]) is None
+    assert panel.play(panel.client.game.legal_actions()[0]) is None  # the bot keeps too
     table_id = panel.client.table_id
-    with store.engine.begin() as conn:  # move 2 (the bot's) arrives damaged
+    with store.engine.begin() as conn:  # move 3 (Ann's, from elsewhere) arrives damaged
         conn.execute(
-            moves_t.insert().values(table_id=table_id, number=2, seat=1, action="[", at=0.0)
+            moves_t.insert().values(table_id=table_id, number=3, seat=0, action="[", at=0.0)
         )
         conn.execute(
             tables_t.update()
             .where(tables_t.c.id == table_id)
-            .values(moves=2, version=tables_t.c.version + 1)
+            .values(moves=3, version=tables_t.c.version + 1)
         )
     panel.on_tick()
     said = panel.table_note.text
-    assert f"Move 2 of table {code[:3]} {code[3:]} is damaged" in said
+    assert f"Move 3 of table {code[:3]} {code[3:]} is damaged" in said
     assert "tell the teacher" in said
     panel.on_tick()  # the next look says it again (it does not go quiet)
     assert "is damaged" in panel.table_note.text
@@ -237,10 +250,17 @@ def test_a_full_disk_says_so_not_save_and_reload(tmp_path):
     def _disk_is_full(dbapi_conn: Any, _record: Any) -> None:
         dbapi_conn.execute(f"PRAGMA max_page_count={pages}")
 
-    table = TableClient(store, made.table_id)
     with pytest.raises(StoreFullError) as caught:
-        for _ in range(400):
-            table.move_bots(max_moves=1, explain=lambda *_: {"filler": "x" * 1500})
+        for number in range(1, 401):
+            kind = ["random", "greedy"][(number - 1) % 2]
+            store.append(
+                made.table_id,
+                number,
+                (number - 1) % 2,
+                {"type": "DrawBlind"},
+                bot=kind,
+                why={"filler": "x" * 1500},
+            )
     assert "disk is full" in str(caught.value) and "reload" not in str(caught.value)
     store.dispose()
 
@@ -268,13 +288,18 @@ def test_sqlite_puts_every_acknowledged_move_on_the_disk(tmp_path):
 
 # ------------------------------------------------------------------ exports
 def test_a_running_games_export_keeps_every_ticket_secret(store):
-    made = store.create_table("usa", ["greedy", "greedy"], None, session="t", seed=11)
-    table = TableClient(store, made.table_id)
-    game = table.game
-    while not any(ok for seat in (0, 1) for _t, ok in game.ticket_status(seat)):
-        assert table.move_bots(max_moves=5) > 0
-        assert not game.is_over
-    rows = class_results(store)
+    tables = client(store, "t")
+    made = tables.create_table("usa", ["human", "greedy"], "Ann")
+    ann = SeatClient(tables, made.table_id, seat=0, token=made.token)
+    referee = Referee(store)
+    while True:
+        _info, game = referee.full_game(made.table_id)
+        if any(ok for seat in (0, 1) for _t, ok in game.ticket_status(seat)):
+            break
+        legal = ann.game.legal_actions()
+        ann.play(next((a for a in legal if type(a).__name__ == "DrawBlind"), legal[0]))
+        assert not ann.game.is_over
+    rows = client(store, "teacher", teacher=True).results()["rows"]
     text = results_csv(rows)
     for seat in (0, 1):
         for ticket_id, ok in game.ticket_status(seat):
@@ -287,7 +312,6 @@ def test_a_running_games_export_keeps_every_ticket_secret(store):
 def test_csv_cells_never_start_a_formula(store):
     made = store.create_table("usa", ["human", "human"], "=HYPERLINK(1)", session="a")
     store.join(made.code, "+cmd|' /C calc'!A0", 1, session="b")
-    TableClient(store, made.table_id)
     text = results_csv(class_results(store))
     lines = text.splitlines()[1:]
     assert [line.split(",")[4] for line in lines] == ["'=HYPERLINK(1)", "'+cmd|' /C calc'!A0"]
@@ -355,3 +379,47 @@ def test_the_server_tells_each_visitors_kernel_its_address():
             await km.shutdown_all(now=True)
 
     run(test)
+
+
+def test_killing_postgresql_loses_no_acknowledged_move():
+    """kill -9 of PostgreSQL (the postmaster and every backend) under a game through the real
+    service: the page is told the store cannot be reached; once PostgreSQL is started again,
+    play goes on and every move a page was told is stored is there."""
+    with pg_server().temporary_postgres() as url, http_service(url, timeout_s=2) as service:
+        tables = http_client(service, "ann", timeout=5)
+        made = tables.create_table("usa", ["human", "greedy"], "Ann")
+        ann = SeatClient(tables, made.table_id, seat=0, token=made.token)
+        acknowledged = 0
+        while acknowledged < 8:
+            ann.sync()
+            if ann.my_turn:
+                legal = ann.game.legal_actions()
+                ann.play(next((a for a in legal if type(a).__name__ == "DrawBlind"), legal[0]))
+                acknowledged = len(ann.game.history)
+            else:
+                time.sleep(0.1)
+        folder = Path(url.split("host=", 1)[1].split("&", 1)[0])
+        postmaster = psutil.Process(
+            int((folder / "data" / "postmaster.pid").read_text().split()[0])
+        )
+        for proc in [postmaster, *postmaster.children(recursive=True)]:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                proc.send_signal(signal.SIGKILL)
+        time.sleep(1)
+        with pytest.raises(StoreUnavailableError):
+            ann.sync(force=True)
+        pg_server().start_again(url)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                ann.sync(force=True)
+                break
+            except StoreUnavailableError:
+                assert time.monotonic() < deadline
+                time.sleep(0.3)
+        assert len(TableStore(url).moves(made.table_id)) >= acknowledged
+        while not ann.my_turn:  # the service's bot moves again
+            assert time.monotonic() < deadline + 30
+            time.sleep(0.2)
+            ann.sync()
+        ann.play(ann.game.legal_actions()[0])

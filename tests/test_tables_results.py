@@ -11,50 +11,48 @@ import csv
 import io
 
 import sqlalchemy as sa
-from tables_fixtures import postgres_url, store
+from tables_fixtures import client, postgres_url, store
 
 from ttr_nb.tables import TableStore
-from ttr_nb.tables.client import TableClient
+from ttr_nb.tables.remote import SeatClient
 from ttr_nb.tables.results import class_results, results_csv
 from ttr_nb.tables.schema import moves_t
 
 __all__ = ["postgres_url", "store"]  # fixtures used by name
 
 
-def _play_with_a_stand_in(store: TableStore) -> tuple[TableClient, list[int]]:
+def _play_with_a_stand_in(store: TableStore) -> tuple[SeatClient, list[int]]:
     """Ann and Ben at a table with a greedy bot; Ben's seat is given to a greedy bot for a
     stretch, then back. Returns Ann's client and the numbers of the moves the stand-in
     made for Ben."""
-    made = store.create_table("usa", ["human", "human", "greedy"], "Ann", session="a", seed=9)
-    ben = store.join(made.code, "Ben", 1, session="b")
-    ann = TableClient(store, made.table_id, seat=0, token=made.token, session="a")
-    bens = TableClient(store, made.table_id, seat=1, token=ben.token, session="b")
-    stood_in: list[int] = []
-
-    def turn(client: TableClient) -> None:
-        game = client.game
-        client.play(game.legal_actions()[0])
-
+    tables = client(store, "a")
+    made = tables.create_table("usa", ["human", "human", "greedy"], "Ann")
+    ben = client(store, "b").join(made.code, "Ben", 1)
+    ann = SeatClient(tables, made.table_id, seat=0, token=made.token)
+    bens = SeatClient(client(store, "b"), made.table_id, seat=1, token=ben.token)
+    given = taken = False
     while len(ann.game.history) < 40:
         ann.sync()
         game = ann.game
-        seat = game.current_player
-        if seat == 1 and 12 <= len(game.history) < 30 and not ann.info.seats[1].stand_in:
-            store.give_to_bot(made.table_id, made.creator_token, 1, "greedy")
-            ann.sync(force=True)
-        if seat == 1 and len(game.history) >= 30 and ann.info.seats[1].stand_in:
-            store.take_back(made.table_id, made.creator_token, 1)
-            ann.sync(force=True)
-        if ann.info.seats[seat].played_by_bot:
-            number = len(game.history) + 1
-            assert ann.move_bots(max_moves=1) == 1
-            if seat == 1:
-                stood_in.append(number)
-        elif seat == 0:
-            turn(ann)
-        else:
+        if len(game.history) >= 12 and not given:
+            tables.give_to_bot(made.table_id, made.creator_token, 1, "greedy")
+            given = True
+            continue
+        if len(game.history) >= 30 and not taken:
+            tables.take_back(made.table_id, made.creator_token, 1)
+            taken = True
+            continue
+        if game.current_player == 0:
+            ann.play(game.legal_actions()[0])
+        elif game.current_player == 1:
             bens.sync()
-            turn(bens)
+            bens.play(bens.game.legal_actions()[0])
+    log = store.moves(made.table_id)
+    stood_in = [m.number for m in log if m.seat == 1 and m.made_by == "greedy"]
+    # Who moved is what the store saw when it stored the move: Ben's seat, given away after
+    # move 12 and back after move 30.
+    assert stood_in and stood_in[0] > 12 and stood_in[-1] <= 33, stood_in
+    assert all(m.made_by == "player" for m in log if m.seat == 1 and m.number not in stood_in)
     return ann, stood_in
 
 

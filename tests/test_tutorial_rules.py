@@ -8,6 +8,7 @@ algorithm). These tests read the lessons as stored.
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 
@@ -15,6 +16,8 @@ import pytest
 
 from ttr_nb.rules import playable_maps
 from ttr_nb.widgets.tutorial import tutorial_for, tutorial_maps
+from ttr_nb.widgets.tutorial.model import LESSON_TITLES
+from ttr_nb.widgets.tutorial.runner import lesson_html
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
@@ -84,3 +87,29 @@ def test_rules_lessons_link_to_the_tutorial(map_id: str) -> None:
     for path in lessons_of(map_id):
         first = json.loads(path.read_text(encoding="utf-8"))["cells"][0]
         assert "Learn to play" in "".join(first["source"]), path.name
+
+
+def title_of(path: Path) -> str:
+    """A lesson's title: its first ``#`` heading."""
+    for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+        if cell["cell_type"] == "markdown":
+            for line in "".join(cell["source"]).splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip()
+    raise AssertionError(f"{path.name} has no title")
+
+
+@pytest.mark.parametrize("map_id", MAPS_WITH_LESSONS)
+def test_the_tutorial_names_each_lesson_by_its_title_never_its_file(map_id: str) -> None:
+    tutorial = tutorial_for(map_id)
+    for rule in tutorial.rules:
+        assert LESSON_TITLES.get(rule.lesson) == title_of(NOTEBOOKS / rule.lesson), rule.lesson
+    shown = lesson_html(
+        list(tutorial.rules), "https://hub.example.org/user/a/voila/render/app.ipynb"
+    )
+    assert ".ipynb" not in shown.replace("/lab/tree/", "").split("href=")[0]
+    assert "<a href='https://hub.example.org/user/a/lab/tree/rules_" in shown
+    for rule in tutorial.rules:
+        assert html.escape(LESSON_TITLES[rule.lesson]) in shown
+    bare = lesson_html(list(tutorial.rules), "http://10.0.0.5:8866/")  # the app alone
+    assert ".ipynb" not in bare and "<a " not in bare

@@ -24,7 +24,9 @@ def test_the_coach_opens_for_the_seat_shown_with_plan_and_lessons() -> None:
     app.coach.toggle.value = True
     assert app.coach.seat.options == (("1 Ann", 0),)  # only the human's own seat
     body = app.coach.body.value
-    assert "My plan" in body and "graphs_5_steiner.ipynb" in body and "Weak spots" in body
+    assert "My plan" in body and "Weak spots" in body
+    assert "Graphs 5 · Several tickets at once" in body  # the lesson, by its title
+    assert ".ipynb" not in body  # never a bare file name
     plan = app.coach.coaching(app.view).plan
     assert plan.reachable and set(plan.routes) <= {r.id for r in app.map.routes}
 

@@ -209,9 +209,11 @@ def test_a_tunnel_at_a_shared_table_is_shown_on_both_pages(tmp_path):
 
     store = TableStore(f"sqlite:///{tmp_path / 'tables.sqlite'}")
 
+    from tables_fixtures import pages
+
     def new_page() -> GameApp:
         return GameApp(
-            map_name="usa", players=2, seed=7, auto_bots=False, store_factory=lambda: store
+            map_name="usa", players=2, seed=7, auto_bots=False, service_factory=pages(store)
         )
 
     # Seed 1: Ann can try the Angora–Constantinople tunnel at once, and it asks for more.

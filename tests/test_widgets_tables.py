@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,9 @@ from ttr_nb.tables import TableStore
 from ttr_nb.tables.codes import show_code
 from ttr_nb.widgets import GameApp
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from tables_fixtures import client, pages, public, whole_game  # noqa: E402
+
 
 @pytest.fixture
 def store(tmp_path: Path) -> TableStore:
@@ -31,7 +35,7 @@ def store(tmp_path: Path) -> TableStore:
 
 
 def page(store: TableStore) -> GameApp:
-    return GameApp(map_name="usa", players=3, seed=7, auto_bots=False, store_factory=lambda: store)
+    return GameApp(map_name="usa", players=3, seed=7, auto_bots=False, service_factory=pages(store))
 
 
 def open_forms(page_app: GameApp) -> Any:
@@ -114,7 +118,7 @@ def test_two_pages_play_one_table_and_see_each_others_moves(store):
     tick(ann, ben)  # one of the pages moves the greedy bot, once
     tick(ann, ben)
     assert [m.player for m in ann.game.history] == [0, 1, 2]
-    assert ben.game.snapshot() == ann.game.snapshot()
+    assert public(ben.game) == public(ann.game)
     assert ann.act(DrawBlind()) and ann.act(DrawBlind())
     tick(ben)
     assert len(ben.game.history) == 5 and "Your turn!" in ben.tables.panel.turn_banner.value
@@ -126,13 +130,15 @@ def test_a_page_shows_only_its_own_seats_cards(store):
     ben = page(store)
     join(ben, code, "Ben", 1)
     tick(ann)
-    game = ann.game
+    game = whole_game(store, ann.tables.client.table_id)
     ann_offer = [ann.ui.ticket_text(game, t) for t in game.state.players[0].offer]
     ben_offer = [ann.ui.ticket_text(game, t) for t in game.state.players[1].offer]
+    assert ann_offer and ben_offer
     ann_page = widget_state_text(ann)
     assert all(t in ann_page for t in ann_offer) and "Ann's hand" in ann_page
     assert not any(t in ann_page for t in ben_offer) and "Ben's hand" not in ann_page
     keep_offered(ann)  # keeps at least her two first tickets
+    game = whole_game(store, ann.tables.client.table_id)
     kept = [ann.ui.ticket_text(game, t) for t in game.state.players[0].tickets]
     tick(ben)
     ben_page = widget_state_text(ben)
@@ -184,9 +190,9 @@ def test_leaving_a_table_and_coming_back_by_seat_code(store):
     phone.tables.forms.back_seat_code.value = seat_code
     phone.tables.forms.back_button.click()
     assert phone.tables.seat == 1 and phone.game is not None
-    ben.tables._last_heartbeat = -1e9
-    tick(ben)
-    assert ben.tables.elsewhere
+    tick(ben)  # the laptop's token no longer holds the seat: it leaves, and shows nothing of it
+    assert not ben.tables.active and "another device" in ben.status.value
+    assert ben.game is None or ben.game.state.players[1].name != "Ben"
 
 
 # ------------------------------------------------------------------ the teacher's page
@@ -194,7 +200,9 @@ def teacher_page(store: TableStore) -> Any:
     """The teacher's page in a kernel the teacher's server vouched for."""
     from ttr_nb.widgets.teacher import TeacherAccess, TeacherPage
 
-    return TeacherPage(access=TeacherAccess(True, "token"), store_factory=lambda: store)
+    return TeacherPage(
+        access=TeacherAccess(True, "token"), service_factory=pages(store, teacher=True)
+    )
 
 
 def test_the_teachers_page_lists_every_table(store):
@@ -222,7 +230,7 @@ def test_a_teachers_page_the_server_did_not_vouch_for_holds_nothing_a_forged_mes
     monkeypatch.delenv("TTR_TEACHER_KEY", raising=False)
     ann = page(store)
     code = open_table(ann, ["human", "human", "greedy"])
-    teacher = TeacherPage(store_factory=lambda: store)
+    teacher = TeacherPage(service_factory=pages(store))
     from ipywidgets.widgets.widget import _instances
 
     for widget in list(_instances.values()):  # every layout shown, as a forged update would
@@ -242,25 +250,25 @@ def test_a_teachers_page_the_server_did_not_vouch_for_holds_nothing_a_forged_mes
 
 
 def test_the_teacher_watches_the_public_table_and_sees_all_at_the_end(store):
-
-    made = store.create_table("usa", ["greedy", "greedy"], None, session="t", seed=5)
+    ann = page(store)
+    open_table(ann, ["human", "greedy"])
+    keep_offered(ann)  # the service's bot keeps its own tickets at once
+    table_id = ann.tables.client.table_id
     teacher = teacher_page(store)
-    teacher.watch(made.table_id)
+    teacher.watch(table_id)
     app = teacher.app
-    tick(app)  # the watching page moves the bots, one move a look
     tick(app)
     assert len(app.game.history) == 2 and app.viewer() is None
     state = widget_state_text(app)
     assert "'s hand" not in state  # nobody's hand nor tickets while the game runs
-    running = app.game
+    running = whole_game(store, table_id)
     for seat in range(2):
         for ticket in running.state.players[seat].tickets + running.state.players[seat].offer:
             assert app.ui.ticket_text(running, ticket) not in state
-    from ttr_nb.tables.client import TableClient
-
-    rest = TableClient(store, made.table_id)
-    while not rest.game.is_over:
-        rest.move_bots(max_moves=500)
+    seat = ann.tables.client
+    while not seat.game.is_over:  # Ann plays on; the bot answers each move
+        legal = seat.game.legal_actions()
+        seat.play(next((a for a in legal if isinstance(a, DrawBlind)), legal[0]))
     tick(app)
     game = app.game
     assert game.is_over and app.result_html.value
@@ -272,13 +280,15 @@ def test_the_teacher_watches_the_public_table_and_sees_all_at_the_end(store):
     csv_text = teacher.export()
     assert csv_text.splitlines()[0].startswith("table,map,status,seat,player")
     assert len(csv_text.splitlines()) == 3 and "download=" in teacher.export_link.value
-    teacher.close(made.table_id)  # a finished table stays "over"
-    assert store.table_by_id(made.table_id).status == "over"
+    teacher.close(table_id)  # a finished table stays "over"
+    assert store.table_by_id(table_id).status == "over"
 
 
 def test_the_creator_starts_with_bots_and_gives_a_seat_to_a_bot_and_back(store):
     ann = page(store)
-    open_table(ann, ["human", "human", "human"])
+    code = open_table(ann, ["human", "human", "human", "human"])
+    ben = page(store)
+    join(ben, code, "Ben", 1)
     panel = ann.tables
     buttons = panel.panel
     assert (
@@ -289,23 +299,26 @@ def test_the_creator_starts_with_bots_and_gives_a_seat_to_a_bot_and_back(store):
     info = panel.client.info
     assert info.status == "playing" and [s.kind for s in info.seats] == [
         "human",
+        "human",
         "greedy",
         "greedy",
     ]
     assert "The game starts" in panel.table_note.text
     keep_offered(ann)
-    # Ann steps away: her seat goes to a bot, which keeps playing while she is gone.
+    # Ann steps away: her seat goes to a bot, which plays for her until Ben's turn comes.
+    tick(ben)
     panel.panel.creator_seat.value = 0
     panel.panel.give_button.click()
-    for _ in range(6):
-        tick(ann)
+    tick(ann)
     assert "(you; a greedy bot plays for you now)" in panel.panel.seat_list.value
-    assert not ann.is_human(0) and len(ann.game.history) > 3
+    assert not ann.is_human(0)
+    keep_offered(ben)  # the bots, Ann's stand-in among them, play round to Ben again
+    tick(ann, ben)
+    made_by = [m.made_by for m in store.moves(panel.client.table_id) if m.seat == 0]
+    assert made_by[0] == "player" and "greedy" in made_by[1:]
     panel.panel.take_back_button.click()
-    for _ in range(6):
-        tick(ann)
-    assert ann.is_human(ann.game.current_player) or ann.game.current_player != 0
-    assert "plays for" not in panel.panel.seat_list.value
+    tick(ann)
+    assert "plays for" not in panel.panel.seat_list.value and ann.is_human(0)
 
 
 def test_a_hostile_page_gets_a_sentence_and_nothing_changes(store):
@@ -417,8 +430,9 @@ def test_the_coach_at_a_table_speaks_to_its_own_seat_and_explains_the_bots(store
     assert "Why that move" in body and "Move 3:" in body
     # ... without naming the bot's tickets while the game runs.
     why = html.unescape(body.split("Why that move")[1])
-    assert ben.game.state.players[2].tickets
-    for ticket in ben.game.state.players[2].tickets:
+    bots = whole_game(store, ben.tables.client.table_id).state.players[2].tickets
+    assert bots and all(t < 0 for t in ben.game.state.players[2].tickets)  # Ben's page: none
+    for ticket in bots:
         assert ticket_name(ben.map, ticket) not in why
     assert "stays hidden" in body
     # Ben's plan never uses Ann's hidden tickets: the coach's state holds only Ben's.
@@ -461,16 +475,16 @@ def test_the_creator_and_the_teacher_switch_a_tables_coach_during_the_game(store
     assert "may open the coach" in teacher.note.text
 
 
-def _tickets_text(app: GameApp, seat: int) -> list[str]:
-    game = app.game
+def _tickets_text(store: TableStore, app: GameApp, seat: int) -> list[str]:
+    game = whole_game(store, app.tables.client.table_id)
     held = game.state.players[seat].tickets + game.state.players[seat].offer
     return [ticket_name(game.map, t) for t in held]
 
 
-def _coach_leaks(app: GameApp, seat: int) -> list[str]:
+def _coach_leaks(store: TableStore, app: GameApp, seat: int) -> list[str]:
     """The tickets of ``seat`` that ``app``'s page holds anywhere in its widgets' state."""
     state = widget_state_text(app)
-    return [t for t in _tickets_text(app, seat) if t in state]
+    return [t for t in _tickets_text(store, app, seat) if t in state]
 
 
 def test_a_page_that_plays_no_seat_gets_no_coaching_for_any_seat(store):
@@ -497,7 +511,7 @@ def test_a_page_that_plays_no_seat_gets_no_coaching_for_any_seat(store):
     ben.coach.toggle.value = True
     assert ben.coach.seat.options == ()
     assert "plays none now" in ben.coach.body.value
-    assert _coach_leaks(ben, 0) == [] and _coach_leaks(ben, 2) == []
+    assert _coach_leaks(store, ben, 0) == [] and _coach_leaks(store, ben, 2) == []
     # A forged pick of another seat gets nothing either (checked again in the kernel).
     ben.coach._updating = True
     ben.coach.seat.options = [("1 Ann", 0)]
@@ -512,33 +526,36 @@ def test_a_page_that_plays_no_seat_gets_no_coaching_for_any_seat(store):
     ann.tables.panel.give_button.click()
     tick(cleo)
     cleo.coach.toggle.value = True
-    assert cleo.coach.seat.options == () and _coach_leaks(cleo, 0) == []
+    assert cleo.coach.seat.options == () and _coach_leaks(store, cleo, 0) == []
 
 
 def test_a_creator_who_watches_gets_no_coaching_while_the_game_runs(store):
     ann = page(store)
     panel = open_forms(ann)
     panel.forms.seat_count.value = 2
-    panel.forms.seat_pickers[0].value = "greedy"
+    panel.forms.seat_pickers[0].value = "human"
     panel.forms.seat_pickers[1].value = "greedy"
     panel.forms.creator_plays.value = False
     panel.forms.open_button.click()
     assert panel.active and panel.seat is None
-    tick(ann)
+    ben = page(store)
+    join(ben, panel.client.info.code, "Ben", 0)
+    keep_offered(ben)  # the bot keeps its tickets too
     tick(ann)
     assert len(ann.game.history) == 2
     ann.coach.toggle.value = True
     assert ann.coach.seat.options == () and "plays none now" in ann.coach.body.value
-    assert _coach_leaks(ann, 0) == [] and _coach_leaks(ann, 1) == []
+    assert _coach_leaks(store, ann, 0) == [] and _coach_leaks(store, ann, 1) == []
 
 
 def test_the_teachers_page_names_a_damaged_table_and_still_exports_the_others(store):
     """Issue 39: one damaged move row used to stop the class's whole export."""
-    from test_tables_faults import bots_table, damage
+    from test_tables_faults import damage, played_table
 
-    good = bots_table(store, 12, seed=1)
-    bad = bots_table(store, 12, seed=2)
+    good = played_table(store, 12, "p1")
+    bad = played_table(store, 12, "p2")
     damage(store, bad.table_id, 7, '{"type": "ClaimRoute", "rou')
+    store.test_service = None  # the service as it starts after the damage
     teacher = teacher_page(store)
     listing = html.unescape(teacher.tables_html.value)
     assert "Move 7 is damaged in the table store" in listing and "stops after move 6" in listing
@@ -671,14 +688,10 @@ def test_the_coach_switched_off_at_a_table_says_who_can_switch_it_on(store):
 
 def test_a_tables_csv_writes_tickets_as_the_page_does(store):
     """Item 8: tickets were "A → B" on the page and "A–B" in the CSV."""
-    from ttr_nb.tables.client import TableClient
-    from ttr_nb.tables.results import class_results
-
-    made = store.create_table("usa", ["greedy", "greedy"], None, session="t", seed=5)
-    table = TableClient(store, made.table_id)
-    while not table.game.is_over:
-        table.move_bots(max_moves=500)
-    done = " ".join(r["tickets done"] + r["tickets missed"] for r in class_results(store))
+    teacher = client(store, "teacher", teacher=True)
+    teacher.create_table("usa", ["greedy", "greedy"], None)  # bots only: played to its end
+    rows = teacher.results()["rows"]
+    done = " ".join(r["tickets done"] + r["tickets missed"] for r in rows)
     assert " → " in done and "–" not in done
 
 
@@ -766,7 +779,7 @@ def test_a_map_link_starts_a_game_on_that_map(store):
 
 
 def test_a_tutorials_link_opens_the_tutorial_of_its_map(store):
-    app = GameApp(map_name="usa", players=3, seed=7, auto_bots=False, store_factory=lambda: store)
+    app = GameApp(map_name="usa", players=3, seed=7, auto_bots=False, service_factory=pages(store))
     app.first_screen.show()
     follow(app, "?tutorial=germany")
     assert app.tutorial.active and app.tutorial.tutorial.map_id == "germany"
@@ -774,3 +787,57 @@ def test_a_tutorials_link_opens_the_tutorial_of_its_map(store):
     other = GameApp(map_name="usa", players=3, seed=7, auto_bots=False)
     follow(other, "?tutorial=atlantis")  # no such map: nothing opens, the page says so
     assert not other.tutorial.active and "no map" in other.status.value
+
+
+def test_a_freed_seats_old_page_shows_nothing_of_its_new_player(store):
+    """Issue 49, item 3: Dan sits and never moves, the creator frees his seat, Fay takes
+    it. Dan's open page went on showing Fay's hand and tickets, live."""
+    ann = page(store)
+    code = open_table(ann, ["human", "human"])
+    dan = page(store)
+    join(dan, code, "Dan", 1)
+    tick(ann)
+    keep_offered(ann)
+    ann.tables.panel.creator_seat.value = 1
+    ann.tables.panel.free_seat_button.click()
+    assert "Seat 2 is free again" in ann.tables.table_note.text
+    fay = page(store)
+    join(fay, code, "Fay", 1)
+    for _ in range(2):
+        tick(dan)
+    game = whole_game(store, ann.tables.client.table_id)
+    fays = [ticket_name(game.map, t) for t in game.state.players[1].offer]
+    assert fays and not dan.tables.active and "freed" in dan.status.value
+    state = widget_state_text(dan)
+    own = set()  # Dan's page is back at a game of its own, which deals its own tickets
+    if dan.game is not None:
+        for player in dan.game.state.players:
+            own |= {ticket_name(dan.game.map, t) for t in player.tickets + player.offer}
+    assert "Fay" not in state and not any(t in state for t in fays if t not in own)
+    assert dan.tables.client is None  # the kernel holds no view of the table any more
+
+
+def test_stepping_back_at_a_table_shows_the_seats_own_past_and_no_one_elses(store):
+    ann = page(store)
+    code = open_table(ann, ["human", "human"])
+    ben = page(store)
+    join(ben, code, "Ben", 1)
+    tick(ann)
+    keep_offered(ann)
+    tick(ben)
+    keep_offered(ben)
+    tick(ann)
+    assert ann.act(DrawBlind()) and ann.act(DrawBlind())
+    tick(ben)
+    ben.go_to(1)  # right after Ann kept her tickets: Ben still chooses his
+    past = ben.view
+    assert len(past.history) == 1 and past.state.players[1].offer
+    whole = whole_game(store, ben.tables.client.table_id).replay(1)
+    assert past.state.players[1].offer == whole.state.players[1].offer  # his own, as it was
+    assert all(t < 0 for t in past.state.players[0].tickets)  # Ann's: how many, not which
+    assert past.state.players[0].hand["?"] == whole.state.players[0].hand_size
+    state = widget_state_text(ben)
+    for ticket in whole.state.players[0].tickets:
+        assert ticket_name(whole.map, ticket) not in state
+    ben.go_to(len(ben.game.history))
+    assert ben.view is ben.game

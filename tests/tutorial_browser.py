@@ -2,11 +2,11 @@
 as ``tutorial_browser`` by test_browser_tutorial.py and test_site.py).
 
 It knows what to click because each step's position is built the same way here (the engine
-is deterministic): it builds the step too and follows it move by move, making each move with
-the page's controls: face-up cards, the deck buttons, the route on the board (or the Route
-list on a phone) with a payment and *Claim this route*, *Draw tickets* and the ticks, the
-variant's panels, the app's questions. Where no control is mapped here (Märklin's journeys)
-it presses *Show me*.
+is deterministic): it opens the step too, carried on from the game its own moves left, and
+follows it move by move, making each move with the page's controls: face-up cards, the
+deck buttons, the route on the board (or the Route list on a phone) with a payment and
+*Claim this route*, *Draw tickets* and the ticks, the variant's panels, the app's questions.
+Where no control is mapped here (Märklin's journeys) it presses *Show me*.
 """
 
 from __future__ import annotations
@@ -242,11 +242,17 @@ def walk(
     tutorial = tutorial_for(map_id)
     total = len(tutorial.steps)
     moves, nexts, shown = [], [], 0
+    ends: dict[int, Any] = {}
     started = time.perf_counter()
-    for i, step in enumerate(tutorial.steps[:limit]):
+    for i in range(len(tutorial.steps[:limit])):
+        # The step as the app opens it: the game the steps before left, carried on.
+        opening = tutorial.open(i, ends)
+        step = opening.step
         assert f"Step {i + 1} of {total}" in header(page), header(page)
         assert step.title in header(page)
-        game = step.build()
+        if step.key in shots:  # the step as it opens: what happened since, its words
+            window_shot(page, f"tutorial-{map_id}-{size[0]}-{step.key}-open.png")
+        game = opening.game.clone()
         if step.goal is not None:
             while not step.goal.reached(game):
                 action = step.goal.show_move(game)
@@ -254,6 +260,7 @@ def walk(
                 if took is None:  # Show me plays the rest of the step
                     click(page, "button.ttr-tutorial-show")
                     shown += 1
+                    game = tutorial.finish(opening, game)
                     break
                 moves.append(took)
                 game.apply(action)
@@ -261,6 +268,7 @@ def walk(
                     window_shot(
                         page, f"tutorial-{map_id}-{size[0]}-{step.key}-{len(game.history)}.png"
                     )
+        ends[i] = game
         page.locator("button.ttr-tutorial-next", has_text="Next step").or_(
             page.locator("button.ttr-tutorial-next", has_text="Finish")
         ).wait_for(timeout=WAIT_MS)

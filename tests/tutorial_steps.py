@@ -6,6 +6,7 @@ list)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ttr_nb.actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets
@@ -38,12 +39,40 @@ def click_move(app: GameApp, action: Any) -> None:
         app.prompt.choose(labels.index(action) if action in labels else 0)
 
 
-def finish_step(app: GameApp, limit: int = 10) -> int:
-    """Make the step's moves with the controls until it is done; the number of moves."""
+def frugal_move(game: Any, goal: Any) -> Any:
+    """Another learner than *Show me*: the fewest tickets kept (short ones drawn), cards
+    from the deck rather than face up, claims paid with the most wild cards, the last of
+    any other choice; always a move on the way to the step's goal."""
+    moves = [a for a in game.legal_actions() if goal.accepts(game, a)]
+    assert moves, "no move on the way to the step's goal"
+
+    def key(action: Any) -> Any:
+        if isinstance(action, KeepTickets):
+            return (0, len(action.tickets), action.tickets)
+        if isinstance(action, DrawTickets):
+            return (0, action.long, ())
+        if isinstance(action, DrawBlind):
+            return (1, 0, ())
+        if isinstance(action, DrawFaceUp):
+            return (2, -action.slot, ())
+        if isinstance(action, ClaimRoute):
+            wilds = sum(n for c, n in action.cards if game.map.card_by_id[c].wild)
+            return (3, -wilds, ())
+        return (4, -moves.index(action), ())
+
+    return min(moves, key=key)
+
+
+def finish_step(
+    app: GameApp, limit: int = 10, choose: Callable[[Any, Any], Any] | None = None
+) -> int:
+    """Make the step's moves with the controls until it is done (``choose(game, goal)``
+    picks each; by default what *Show me* would play); the number of moves."""
     tutorial = app.tutorial
     moves = 0
     while not tutorial.step_done and moves < limit:
-        action = tutorial.step.goal.show_move(app.game)
+        goal = tutorial.step.goal
+        action = choose(app.game, goal) if choose else goal.show_move(app.game)
         assert action is not None, f"{tutorial.step.key}: no move on the way"
         before = len(app.game.history)
         click_move(app, action)

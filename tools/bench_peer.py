@@ -23,6 +23,13 @@ machine falls on every row, it plays ``--games`` random-bot 2-player USA games o
 * the peer's engine core alone: the same loop with ``apply_action`` (what its MCTS
   uses), so without the per-turn report.
 
+With ``--compiled build/fast`` (``make build-fast``: the engine compiled by Cython from
+the same source, unpacked), three rows more, each in a child process of its own (the
+compiled and the pure engine cannot share one) on the same games: the pure engine
+through the public API (``new_game``, ``legal_actions``, ``apply`` with a seeded
+``random.Random``, as a user's script plays), and the compiled engine in the bots' loop
+and through the public API (``tools/bench_compiled.py`` says how).
+
 Figures are games per CPU second (``time.process_time``). A turn is one player's turn
 in both engines: one pass of the peer's loop, one step of ttr-nb's ``state.turn``
 (ticket choice at setup is not a turn). ttr-nb also counts actions: drawing two cards
@@ -38,6 +45,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import json
 import os
 import random
 import sys
@@ -48,6 +56,9 @@ from pathlib import Path
 from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent))
+
+from bench_compiled import EngineProcess  # noqa: E402
 
 from ttr_nb.bench import WARM_SEEDS, random_games  # noqa: E402
 
@@ -173,26 +184,54 @@ def _ours_chunk(seeds: range, row: Row, reference: bool) -> None:
     row.turns += played.turns
 
 
-def run(peer: Peer, games: int, chunk: int) -> list[Row]:
-    """Time every engine on ``games`` games, alternating every ``chunk`` games."""
+def _child_chunk(engine: EngineProcess, kind: str, seeds: range, row: Row) -> None:
+    played = engine.play(kind, seeds)
+    row.cpu_s += played["cpu_s"]
+    row.games += len(seeds)
+    row.actions += played["actions"]
+    row.turns += played["turns"]
+
+
+def run(peer: Peer, games: int, chunk: int, compiled: Path | None = None) -> list[Row]:
+    """Time every engine on ``games`` games, alternating every ``chunk`` games.
+
+    With ``compiled`` (the unpacked compiled build, ``make build-fast``), its engine plays
+    the same games in a child process, in the bots' loop and through the public API
+    (``new_game``, ``legal_actions``, ``apply``), and so does the pure engine's public API
+    (the rows go after the four others)."""
     fast, ref = Row("ttr-nb fast path"), Row("ttr-nb reference path")
     loop, core = Row("peer, its game loop"), Row("peer, apply_action only")
+    extra: list[tuple[EngineProcess, str, Row]] = []
+    if compiled is not None:
+        pure_child = EngineProcess("pure", None)
+        compiled_child = EngineProcess("compiled", compiled)
+        extra = [
+            (pure_child, "public API", Row("ttr-nb pure, public API")),
+            (compiled_child, "bots' loop", Row("ttr-nb compiled")),
+            (compiled_child, "public API", Row("ttr-nb compiled, public API")),
+        ]
     random_games("usa", 2, WARM_SEEDS, reference=False)  # as engine_speed() warms up
     with _silenced():
         for seed in PEER_WARM_SEEDS:  # the peer has no memos; this only evens first calls
             peer_game(peer, seed)
-    for first in range(0, games, chunk):
-        seeds = range(first, min(first + chunk, games))
-        _ours_chunk(seeds, ref, reference=True)
-        _ours_chunk(seeds, fast, reference=False)
-        _peer_chunk(peer, seeds, loop, core_only=False)
-        _peer_chunk(peer, seeds, core, core_only=True)
-    return [fast, ref, loop, core]
+    try:
+        for first in range(0, games, chunk):
+            seeds = range(first, min(first + chunk, games))
+            _ours_chunk(seeds, ref, reference=True)
+            _ours_chunk(seeds, fast, reference=False)
+            _peer_chunk(peer, seeds, loop, core_only=False)
+            _peer_chunk(peer, seeds, core, core_only=True)
+            for engine, kind, row in extra:
+                _child_chunk(engine, kind, seeds, row)
+    finally:
+        for engine in {id(e): e for e, _, _ in extra}.values():
+            engine.close()
+    return [fast, ref, loop, core, *(row for _, _, row in extra)]
 
 
 def report(rows: list[Row], chunk: int) -> list[str]:
     """The table and the ratios as lines of text."""
-    fast, ref, loop, core = rows
+    fast, ref, loop, core, *more = rows
     lines = [
         f"Random-bot games, USA, 2 players, CPU time, {fast.games} games per row "
         f"(alternating every {chunk} games; peer stdout to os.devnull):"
@@ -202,10 +241,10 @@ def report(rows: list[Row], chunk: int) -> list[str]:
         if row.unfinished:
             extra += f", {row.unfinished} games cut at {MAX_PEER_TURNS} turns"
         lines.append(
-            f"  {row.name:<24} {row.games_per_s:8.2f} games/s  "
+            f"  {row.name:<28} {row.games_per_s:8.2f} games/s  "
             f"{row.turns / row.games:6.1f} turns per game{extra}"
         )
-    for ours in (fast, ref):
+    for ours in (fast, ref, *more):
         lines.append(
             f"  {ours.name} / peer: {ours.games_per_s / loop.games_per_s:.1f}x its game loop, "
             f"{ours.games_per_s / core.games_per_s:.1f}x apply_action only"
@@ -213,14 +252,37 @@ def report(rows: list[Row], chunk: int) -> list[str]:
     return lines
 
 
+def _commit(folder: Path) -> str | None:
+    """The peer checkout's commit (None when it is not a git checkout)."""
+    import subprocess
+
+    done = subprocess.run(
+        ["git", "-C", str(folder), "rev-parse", "HEAD"], capture_output=True, text=True
+    )
+    return done.stdout.strip() or None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--peer", type=Path, required=True, help=f"a checkout of {PEER_URL}")
     parser.add_argument("--games", type=int, default=200, help="games per engine")
     parser.add_argument("--chunk", type=int, default=10, help="games per turn of each engine")
+    parser.add_argument(
+        "--compiled", type=Path, help="the compiled build (make build-fast: build/fast) too"
+    )
+    parser.add_argument("--json", type=Path, help="also write the rows to this JSON file")
     args = parser.parse_args(argv)
     peer = load_peer(args.peer)
-    print("\n".join(report(run(peer, args.games, args.chunk), args.chunk)))
+    rows = run(peer, args.games, args.chunk, args.compiled)
+    print("\n".join(report(rows, args.chunk)))
+    if args.json:
+        command = " ".join(["python", "tools/bench_peer.py", *(argv or sys.argv[1:])])
+        data = {
+            "command": command,
+            "peer_commit": _commit(args.peer),
+            "rows": [{**row.__dict__, "games_per_s": row.games_per_s} for row in rows],
+        }
+        args.json.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     return 0
 
 

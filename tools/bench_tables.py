@@ -1,16 +1,18 @@
-"""Shared tables under load: simulated players at several tables, through the real store.
+"""Shared tables under load: simulated players at several tables, through the table service.
 
-Each simulated player is a process of its own, as each page is a kernel of its own: it holds
-a :class:`~ttr_nb.tables.client.TableClient`, polls the table as a page does (every
-``--poll`` seconds), and when its turn comes plays a random legal move at once. Now and then
-it clicks twice (the second click must be refused, never stored). When a table's game ends,
-its players move on to the next table of their group, until the groups have made
-``--moves`` moves between them.
+The real table service runs as the app runs it (:class:`ttr_nb.table_service.ServiceProcess`,
+HTTP on 127.0.0.1, over the real store). Each simulated player is a process of its own, as
+each page is a kernel of its own: it holds a :class:`~ttr_nb.tables.remote.SeatClient` with
+a page pass, polls the table as a page does (every ``--poll`` seconds), and when its turn
+comes plays a random legal move at once. Now and then it clicks twice (the second click
+must be refused, never stored). When a table's game ends, its players move on to the next
+table of their group, until the groups have made ``--moves`` moves between them.
 
 It reports the moves made, lost (a player was told its move was stored, but the log does not
 hold it) and duplicated (one click stored twice, or a move number twice), and how soon each
-move was seen at the other seats (from the store's commit to the other player's poll that
-brought it), for SQLite and for PostgreSQL (a throwaway server, ``tools/pg_server.py``).
+move was seen at the other seats (from the moment its player was told it was stored to the
+other player's poll that brought it), for SQLite and for PostgreSQL (a throwaway server,
+``tools/pg_server.py``).
 
     python tools/bench_tables.py                       # 30 players, 8 tables, 10000 moves
     python tools/bench_tables.py --players 6 --tables 2 --moves 200 --stores sqlite
@@ -37,8 +39,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ttr_nb.actions import action_to_dict  # noqa: E402
 from ttr_nb.errors import StaleMoveError, TableError  # noqa: E402
+from ttr_nb.table_service import ServiceProcess  # noqa: E402
 from ttr_nb.tables import Limits, TableStore  # noqa: E402
-from ttr_nb.tables.client import TableClient  # noqa: E402
+from ttr_nb.tables.remote import HttpTransport, SeatClient, TablesClient  # noqa: E402
 
 MOVES_PER_GAME_AT_LEAST = 60  # random games last longer: tables made ready per group follow
 DOUBLE_CLICK = 0.05  # share of moves clicked twice
@@ -88,7 +91,7 @@ def prepare(
 
 
 def player(
-    url: str,
+    service: str,
     tables: list[dict[str, Any]],
     quota: int,
     poll: float,
@@ -97,20 +100,20 @@ def player(
 ) -> None:
     """One simulated player: plays its seat at each table of its group in turn."""
     rng = random.Random(seed)
-    store = TableStore(url)
-    seen: list[float] = []
-    stored: list[tuple[int, int, str]] = []  # (table, number, click id) told "stored"
+    seen: dict[tuple[int, int], float] = {}  # (table, number) -> when this player first had it
+    stored: list[tuple[int, int, str, float]] = []  # (table, number, click, when) told "stored"
     double_stored = 0
     refused = Counter()
     finished = 0  # moves of this group's tables that are over
     for mine in tables:
-        client = TableClient(
-            store, mine["table"], seat=mine["seat"], token=mine["token"], session=mine["session"]
+        tables_client = TablesClient(
+            HttpTransport(service, f"ttr-page {mine['pass']}", mine["session"], 10.0)
         )
+        client = SeatClient(tables_client, mine["table"], seat=mine["seat"], token=mine["token"])
         while True:
-            for move in client.sync():
-                if move.seat != client.seat:
-                    seen.append(time.time() - move.at)
+            now = time.time()
+            for number in client.sync():
+                seen.setdefault((mine["table"], number), now)
             game = client.game
             if game.is_over or finished + len(game.history) >= quota:
                 break
@@ -125,16 +128,15 @@ def player(
             except StaleMoveError:
                 refused["stale"] += 1
                 continue
-            stored.append((mine["table"], number, click))
+            stored.append((mine["table"], number, click, time.time()))
             if rng.random() < DOUBLE_CLICK:  # the same click again, a moment later
                 try:
-                    client.store.append(
-                        mine["table"],
-                        number,
-                        mine["seat"],
-                        action_to_dict(action),
+                    tables_client.call(
+                        "play",
+                        table_id=mine["table"],
                         token=mine["token"],
-                        session=mine["session"],
+                        number=number,
+                        action=action_to_dict(action),
                     )
                     double_stored += 1
                 except TableError:  # stale, or the game it ended is over
@@ -142,7 +144,6 @@ def player(
         finished += len(client.game.history)
         if finished >= quota:
             break
-    store.dispose()
     out.put({"seen": seen, "stored": stored, "double_stored": double_stored, "refused": refused})
 
 
@@ -152,6 +153,12 @@ def run(
     sizes = seat_groups(players, tables)
     quota = [moves // tables + (1 if g < moves % tables else 0) for g in range(tables)]
     groups = prepare(url, sizes, quota, map_id)
+    service = ServiceProcess(url)
+    service.ensure()
+    for group in groups:
+        for table in group:
+            for seat in table:
+                seat["pass"] = service.mint(seat["session"], "127.0.0.1")
     ctx = multiprocessing.get_context("fork")
     out = ctx.Queue()
     procs = []
@@ -161,7 +168,7 @@ def run(
         for seat in range(sizes[g]):
             mine = [table[seat] for table in group]
             proc = ctx.Process(
-                target=player, args=(url, mine, quota[g], poll, 7919 * g + seat, out)
+                target=player, args=(service.url, mine, quota[g], poll, 7919 * g + seat, out)
             )
             proc.start()
             procs.append(proc)
@@ -169,6 +176,7 @@ def run(
     for proc in procs:
         proc.join()
     wall = time.monotonic() - started
+    service.stop()
     cpu_after = os.times()
     cpu = (cpu_after.children_user + cpu_after.children_system) - (
         cpu_before.children_user + cpu_before.children_system
@@ -188,14 +196,20 @@ def run(
             if numbers != list(range(1, len(numbers) + 1)):
                 print(f"table {table_id}: the log is not 1..n: {numbers[:10]}…")
     store.dispose()
-    told = [(t, n) for r in results for t, n, _click in r["stored"]]
+    told = [(t, n) for r in results for t, n, _click, _at in r["stored"]]
     lost = sum(1 for key in told if key not in logged)
     duplicated = (
         sum(r["double_stored"] for r in results)
         + sum(1 for c in Counter(told).values() if c > 1)
         + sum(1 for c in logged.values() if c > 1)
     )
-    seen = sorted(s for r in results for s in r["seen"])
+    stored_at = {(t, n): at for r in results for t, n, _click, at in r["stored"]}
+    seen = sorted(
+        max(0.0, at - stored_at[key])
+        for r in results
+        for key, at in r["seen"].items()
+        if key in stored_at
+    )
     refused = sum((r["refused"] for r in results), Counter())
 
     def pct(q: float) -> float:

@@ -70,8 +70,8 @@ def log(message: str) -> None:
     print(f"[site] {message}", flush=True)
 
 
-def run(cmd: list[str], cwd: Path | None = None) -> str:
-    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+def run(cmd: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> str:
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env)
     if done.returncode != 0:
         raise SiteBuildError(
             f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stdout[-3000:]}"
@@ -224,8 +224,15 @@ def build_ttr_wheel(dest: Path) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     for old in dest.glob("ttr_nb-*.whl"):
         old.unlink()
-    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dest), str(REPO)])
+    # The browser runs the pure-Python engine: never the compiled build (setup.py).
+    pure = {k: v for k, v in os.environ.items() if k != "TTR_NB_COMPILE"}
+    run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dest), str(REPO)],
+        env=pure,
+    )
     (wheel,) = dest.glob("ttr_nb-*.whl")
+    if not wheel.name.endswith("-py3-none-any.whl"):
+        raise SiteBuildError(f"{wheel.name} is not a pure-Python wheel: Pyodide cannot load it")
     add_files_to_wheel(
         wheel, {f"maps/{p.name}": p.read_bytes() for p in sorted((REPO / "maps").glob("*.json"))}
     )

@@ -1,9 +1,10 @@
 """Write the documentation's figures from the recorded result files, never by hand.
 
 The search bot's strength is recorded game by game in ``results/strength/`` (one JSON line
-per game, written by ``tools/strength.py --journal``). This script reads those journals and
-writes the Markdown tables that the documentation pages include (``docs/_generated/``,
-rebuilt by every docs build, not kept in the repository). The package's layers
+per game, written by ``tools/strength.py --journal``). This module reads those journals and
+makes the Markdown tables that ``tools/docs_generated.py`` writes into the pages (the
+``strength:…`` regions of ``docs/bots.md``); run alone, it writes them into
+``docs/_generated/`` for a look. The package's layers
 (docs/architecture.md) are drawn from the layers contract that the tests enforce
 (``[tool.importlinter]`` in ``pyproject.toml``), with the imports the code makes today
 (found by grimp, import-linter's import graph)::
@@ -522,6 +523,9 @@ def write_all(out: Path) -> list[Path]:
     files = {name: NOTE + text for name, text in tables.items()}
     files["layers.md"] = LAYERS_NOTE + layers_table()
     files["layers.svg"] = layers_svg()
+    import colour_vision  # tools/colour_vision.py (docs/accessibility.md's colour tables)
+
+    files["colour_vision.md"] = colour_vision.tables()
     written = []
     for name, text in files.items():
         path = out / name

@@ -32,7 +32,26 @@ MAX_PICKUPS = 2  # a route has two ends
 
 
 def payment(**counts: int) -> Payment:
-    """Build a :data:`Payment` from keyword counts, e.g. ``payment(red=2, locomotive=1)``."""
+    """Build a payment of cards from keyword counts.
+
+    Parameters
+    ----------
+    **counts : int
+        Cards of each type (a map's card ids: ``red``, ``locomotive``, ...); a count
+        of 0 is left out.
+
+    Returns
+    -------
+    Payment
+        ``(card, count)`` pairs sorted by card, as :class:`ClaimRoute` takes them.
+
+    Examples
+    --------
+    >>> payment(red=2, locomotive=1, blue=0)
+    (('locomotive', 1), ('red', 2))
+    >>> ClaimRoute(3, payment(red=2)) == ClaimRoute(3, (("red", 2),))
+    True
+    """
     return tuple(sorted((k, v) for k, v in counts.items() if v))
 
 
@@ -114,11 +133,26 @@ def is_normal_payment(cards: Any) -> bool:
 
 @dataclass(frozen=True)
 class DrawFaceUp:
-    """Take the face-up card in ``slot`` (0-based; shown to players as 1-based).
+    """Take a face-up card.
 
-    ``refill`` names the deck that replaces the card taken: on a map with two
-    travel-card decks (World: ``"train"`` or ``"ship"``) the player chooses it;
-    with one deck it stays at its default (and is left out of saves).
+    Parameters
+    ----------
+    slot : int
+        The card's place in the row, from 0 (shown to players from 1).
+    refill : str, default "train"
+        The deck that replaces the card taken: on a map with two travel-card decks
+        (World: ``"train"`` or ``"ship"``) the player chooses it; with one deck it stays
+        at its default (and is left out of saves).
+
+    Examples
+    --------
+    >>> from ttr_nb import new_game
+    >>> game = new_game("usa", players=["Ann", "Ben"], seed=7)
+    >>> for seat in range(2):  # both keep their first tickets
+    ...     game.apply(game.legal_actions()[0])
+    >>> game.apply(DrawFaceUp(0))
+    >>> game.log[-1]
+    'Ann takes the face-up white'
     """
 
     slot: int
@@ -142,7 +176,23 @@ class DrawFaceUp:
 
 @dataclass(frozen=True)
 class DrawBlind:
-    """Take the top card of a travel-card deck (``"train"`` or ``"ship"``)."""
+    """Take the top card of a travel-card deck, unseen.
+
+    Parameters
+    ----------
+    deck : str, default "train"
+        The deck: ``"train"``, or ``"ship"`` on World's board.
+
+    Examples
+    --------
+    >>> from ttr_nb import new_game
+    >>> game = new_game("usa", players=["Ann", "Ben"], seed=7)
+    >>> for seat in range(2):  # both keep their first tickets
+    ...     game.apply(game.legal_actions()[0])
+    >>> game.apply(DrawBlind())
+    >>> game.log[-1], str(DrawBlind())
+    ('Ann draws a card from the deck', 'draw from the deck')
+    """
 
     deck: str = "train"
 
@@ -160,16 +210,37 @@ class DrawBlind:
 
 @dataclass(frozen=True)
 class ClaimRoute:
-    """Claim route ``route`` paying with ``cards``.
+    """Claim a route, paying with cards.
 
     Equal payments compare equal whatever order they came in, and a card named
     twice counts once with both counts added (``(("blue", 1), ("blue", 1))`` is
     two blue cards), so a payment can never spend a card twice.
 
-    ``pickups`` holds the choices a variant asks for with a claim: in Germany, the
-    colour of the passenger taken at each end where several colours wait, as
-    ``(place, colour)`` pairs (``(("berlin", "red"),)``). Ends with no choice to
-    make are left out; most claims have no pickups at all.
+    Parameters
+    ----------
+    route : int
+        The route's id on the map.
+    cards : Payment
+        ``(card, count)`` pairs (:func:`payment` builds them).
+    pickups : tuple of (str, str), default ()
+        The choices a variant asks for with a claim: in Germany, the colour of the
+        passenger taken at each end where several colours wait, as ``(place, colour)``
+        pairs (``(("berlin", "red"),)``). Ends with no choice to make are left out;
+        most claims have no pickups at all.
+
+    Examples
+    --------
+    >>> ClaimRoute(7, (("blue", 1), ("red", 2), ("blue", 1))).cards
+    (('blue', 2), ('red', 2))
+    >>> from ttr_nb import new_game
+    >>> game = new_game("usa", players=["Ann", "Ben"], seed=7)
+    >>> for seat in range(2):  # both keep their first tickets
+    ...     game.apply(game.legal_actions()[0])
+    >>> claim = next(a for a in game.legal_actions() if isinstance(a, ClaimRoute))
+    >>> game.apply(claim)
+    >>> claim, game.log[-1]
+    (ClaimRoute(route=3, cards=(('blue', 1),), pickups=()), \
+'Ann claims Atlanta–Nashville (1 gray) with 1 blue card')
     """
 
     route: int
@@ -255,7 +326,24 @@ def _payment_problem(cards: Any) -> str:
 
 @dataclass(frozen=True)
 class DrawTickets:
-    """Draw destination tickets; ``long`` says how many come from a long deck (Germany)."""
+    """Draw destination tickets, then keep some of them (:class:`KeepTickets`).
+
+    Parameters
+    ----------
+    long : int, default 0
+        How many come from a deck of long tickets (Germany); the others come from the
+        regular deck.
+
+    Examples
+    --------
+    >>> from ttr_nb import new_game
+    >>> game = new_game("usa", players=["Ann", "Ben"], seed=7)
+    >>> for seat in range(2):  # both keep their first tickets
+    ...     game.apply(game.legal_actions()[0])
+    >>> game.apply(DrawTickets())
+    >>> game.log[-1], game.observation(0)["offer"]
+    ('Ann draws tickets', [29, 9, 7])
+    """
 
     long: int = 0
 
@@ -277,7 +365,25 @@ class DrawTickets:
 
 @dataclass(frozen=True)
 class KeepTickets:
-    """Keep these tickets from the ones just drawn; the rest go under their deck."""
+    """Keep some of the tickets just drawn; the rest go under their deck.
+
+    Parameters
+    ----------
+    tickets : tuple of int
+        Ids of the tickets kept (any order: they are sorted).
+
+    Examples
+    --------
+    >>> from ttr_nb import new_game
+    >>> game = new_game("usa", players=["Ann", "Ben"], seed=7)
+    >>> game.observation(0)["offer"]
+    [18, 11, 17]
+    >>> KeepTickets((18, 11)) == KeepTickets((11, 18))
+    True
+    >>> game.apply(KeepTickets((18, 11)))
+    >>> game.log[-1], sorted(game.observation(0)["tickets"])
+    ('Ann keeps 2 tickets', [11, 18])
+    """
 
     tickets: tuple[int, ...]
 
@@ -311,7 +417,20 @@ class KeepTickets:
 
 @dataclass(frozen=True)
 class Pass:
-    """Do nothing: only allowed when no other action is legal (a house rule)."""
+    """Do nothing, when no other action is legal.
+
+    The rules do not say what a player who can do nothing does; by this house rule
+    (``docs/house-rules.md``) they pass.
+
+    Examples
+    --------
+    >>> from ttr_nb import new_game
+    >>> game = new_game("usa", players=["Ann", "Ben"], seed=7)
+    >>> for seat in range(2):  # both keep their first tickets
+    ...     game.apply(game.legal_actions()[0])
+    >>> game.problem(Pass())
+    'passing is only allowed when no other action is possible'
+    """
 
     def __str__(self) -> str:
         return "pass"

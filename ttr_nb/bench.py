@@ -29,6 +29,7 @@ __all__ = [
     "clone_costs",
     "coach_end_speed",
     "coach_speed",
+    "engine_build",
     "engine_speed",
     "greedy_throughput",
     "listing_speed",
@@ -280,8 +281,9 @@ def report(games: int = 100, maps: list[str] | None = None) -> list[str]:
     from .rules import playable_maps
 
     lines = [
+        f"Engine: {engine_build()}",
         "Engine fast path (random 2-player games, CPU time; reference = every payment "
-        "listed, every log line built):"
+        "listed, every log line built):",
     ]
     for map_name in maps or playable_maps():
         count = 3 * games if map_name != "world" else max(1, 3 * games // 5)
@@ -353,6 +355,27 @@ def report(games: int = 100, maps: list[str] | None = None) -> list[str]:
         )
     lines.append(PEER_NOTE)
     return lines
+
+
+def engine_build() -> str:
+    """Which build of the engine runs here: its ``.py`` files, or the compiled build
+    (``make build-fast``: Cython, from the same files; ``PYTHONPATH=build/fast``).
+
+    >>> engine_build().startswith(("pure Python", "compiled"))
+    True
+    """
+    import sys
+
+    compiled = sorted(
+        name
+        for name, module in list(sys.modules.items())
+        if name.startswith("ttr_nb.")
+        and getattr(module, "__file__", None)
+        and not module.__file__.endswith(".py")
+    )
+    if not compiled:
+        return "pure Python (the .py files)"
+    return f"compiled by Cython from the same source ({len(compiled)} modules loaded compiled)"
 
 
 COACH_STRIDE = 10

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from .bots import make_bot, play_out
 from .game import Game, new_game
+from .maps import available_maps
 
 
 def _bots_for(kinds: str, players: int, seed: int) -> list:
@@ -297,32 +298,94 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _seconds(text: str) -> float:
+    """``--time-limit``: a number of seconds above 0 (argparse reports the reason)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if value != value:  # not a number
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(
+            f"{text} seconds: the solver needs a time above 0 to find a game and prove it"
+        )
+    return value
+
+
+def _pieces(text: str) -> int:
+    """``--trains``: a whole number of pieces, 0 or more (the board's limit is checked
+    once the map is known)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of pieces") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value}: a player cannot have fewer than 0 pieces")
+    return value
+
+
+def _best_score_map(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str:
+    """The map of ``best-score``: ``--map``, or the positional map of earlier releases (with a
+    note on standard error), ``usa`` by default."""
+    if args.old_map is None:
+        return args.map or "usa"
+    if args.map is not None and args.map != args.old_map:
+        parser.error(f"two maps named: {args.old_map} and --map {args.map}")
+    print(
+        f"ttr-nb best-score: naming the map without --map is deprecated and will stop "
+        f"working; write: ttr-nb best-score --map {args.old_map}",
+        file=sys.stderr,
+    )
+    return args.old_map
+
+
 def cmd_best_score(args: argparse.Namespace) -> int:
-    """The highest score one player can reach alone (exit status 2 for a bad map or budget)."""
+    """The highest score one player can reach alone, and what the solver proved (exit
+    status 2 for a bad map, budget or time limit, with the reason)."""
     import json
     from pathlib import Path
 
-    from .analysis.best_score import BadBudgetError, best_score, ticket_value
+    from .analysis.best_score import (
+        any_shape,
+        best_score,
+        board_pieces,
+        one_network_bounds,
+        stored_table,
+        ticket_value,
+    )
     from .errors import FileFormatError
-    from .maps import available_maps
+    from .maps import available_maps, load_map
 
-    def refuse(message: str) -> int:
-        print(f"ttr-nb best-score: {message}", file=sys.stderr)
-        return 2
-
+    parser = args.parser
+    name = _best_score_map(args, parser)
     maps = available_maps()
-    if args.map not in maps and not Path(args.map).is_file():
-        return refuse(f"no map named {args.map!r} (maps: {', '.join(maps)}, or a map file)")
+    if name not in maps and not Path(name).is_file():
+        parser.error(f"no map named {name!r} (maps: {', '.join(maps)}, or a map file)")
     try:
-        best = best_score(args.map, args.trains, time_limit=args.time_limit)
-    except (BadBudgetError, FileFormatError) as error:
-        return refuse(str(error))
+        game_map = load_map(name)
+    except FileFormatError as error:
+        parser.error(str(error))
+    most = board_pieces(game_map)
+    if args.trains is not None and args.trains > most:
+        kinds = sorted({r.kind for r in game_map.routes})
+        pieces = game_map.components.get("pieces", {})
+        caps = [f"{pieces[k]} {k}s" for k in kinds if len(kinds) > 1 and k in pieces]
+        within = f", at most {' and '.join(caps)}" if caps else ""
+        parser.error(
+            f"--trains {args.trains}: the {game_map.name} board takes at most {most} pieces "
+            f"(every route, one track of each double route{within}); more pieces play the "
+            "same game"
+        )
+    try:
+        rows, source = stored_table(game_map.id, args.bounds)
+    except (OSError, ValueError) as error:
+        parser.error(f"--bounds {args.bounds}: cannot read it ({type(error).__name__})")
+    best = best_score(game_map, args.trains, time_limit=args.time_limit)
+    shape = any_shape(best, one_network_bounds(rows, game_map.id) if rows else None, source)
     if args.json:
-        print(json.dumps(best.as_json()))
+        print(json.dumps(best.as_json() | {"any_shape": shape.as_json()}))
         return 0
-    from .maps import load_map
-
-    game_map = load_map(args.map)
     print(f"{game_map.name}: the best game alone with {best.trains} pieces")
     print(f"Routes ({len(best.routes)}, {best.pieces} pieces, {best.route_points} points):")
     for r in best.routes:
@@ -334,9 +397,31 @@ def cmd_best_score(args: argparse.Namespace) -> int:
         counted = ticket_value(ticket)
         tour = " as a tour in any order" if ticket.tour_values else ""
         print(f"  {places} ({counted}{tour})")
-    proven = "proven optimal" if best.gap == 0 else f"gap {best.gap:.1%}"
-    print(f"Score {best.score}; solver's bound {best.bound:g} ({proven}), {best.seconds:.1f} s")
-    print("One network holds every completed ticket (see docs/research.md).")
+    parts = f"{best.route_points} route points + {best.ticket_points} ticket points"
+    if best.station_points:
+        stations = int(game_map.components.get("stations_per_player", 0))
+        parts += (
+            f" + {best.station_points} for the {stations} stations never built (alone, a "
+            "station has no opponent's route to borrow)"
+        )
+    print(f"Score {best.score} = {parts}.")
+    model = (
+        "games whose completed tickets lie in one network"
+        if best.trees == 1
+        else "games of any number of networks"
+    )
+    if best.proven:
+        print(
+            f"Proven best among {model}: the solver's bound is {best.bound:g} "
+            f"({best.seconds:.1f} s)."
+        )
+    else:
+        print(
+            f"Not proven: the solver stopped after {best.seconds:.1f} s; among {model}, "
+            f"one may score up to {best.bound:g} (gap {best.gap:.1%})."
+        )
+    if best.trees == 1:
+        print(f"Best of any shape, tickets in several networks too: {shape.reason}.")
     if best.left_out:
         print(f"Left out: {best.left_out}.")
     return 0
@@ -412,16 +497,35 @@ def build_parser() -> argparse.ArgumentParser:
         "best-score",
         help="the highest score one player can reach alone, proven by a MIP solver",
         description="Routes and tickets of the best game one player can play alone within "
-        "a budget of pieces (a prize-collecting Steiner forest solved by HiGHS), with the "
-        "solver's bound. Exit status 2 for a bad map or budget.",
+        "a budget of pieces (a prize-collecting Steiner forest solved by HiGHS), with what "
+        "the solver proved: the best among games whose completed tickets lie in one network, "
+        "and, where a stored table of smaller budgets allows it, the best of any shape. "
+        "Exit status 2 for a bad map, budget or time limit.",
     )
-    best.add_argument("map", metavar="MAP", help="usa, germany, maerklin, world or a map file")
-    best.add_argument("--trains", type=int, help="the budget of pieces (default: a full set)")
+    maps = ", ".join(available_maps())
+    best.add_argument("--map", default=None, help=f"map name ({maps}) or a map file (default usa)")
+    best.add_argument(
+        "old_map", nargs="?", metavar="MAP", help="deprecated: the map, as --map names it"
+    )
+    best.add_argument(
+        "--trains",
+        type=_pieces,
+        help="the budget of pieces, 0 up to the board's routes (default: a full set)",
+    )
     best.add_argument("--json", action="store_true", help="print one JSON object")
     best.add_argument(
-        "--time-limit", type=float, default=600.0, help="seconds before stopping with a bound"
+        "--time-limit",
+        type=_seconds,
+        default=600.0,
+        help="seconds (above 0) before the solver stops with a bound (default 600)",
     )
-    best.set_defaults(func=cmd_best_score)
+    best.add_argument(
+        "--bounds",
+        metavar="FILE",
+        help="one-network runs of smaller budgets (tools/best_scores.py), for the proof "
+        "of any shape (default: results/best_score/MAP.jsonl of the repository)",
+    )
+    best.set_defaults(func=cmd_best_score, parser=best)
     return parser
 
 

@@ -8,14 +8,35 @@ from typing import Any
 class IllegalActionError(ValueError):
     """An action the rules do not allow; the game state is left unchanged.
 
-    Attributes
+    Its message names the player, the action and the rule, in a player's words.
+
+    Parameters
     ----------
     player : str
         Name of the player who tried the action.
     action : Any
-        The refused action.
+        The refused action, in words (the imperative: "claim Atlanta–Miami").
     rule : str
         The rule that forbids it, in plain words.
+
+    Attributes
+    ----------
+    player : str
+        As given.
+    action : Any
+        As given.
+    rule : str
+        As given.
+
+    Examples
+    --------
+    >>> from ttr_nb import KeepTickets, new_game
+    >>> game = new_game("usa", players=["Ann", "Ben"], seed=7)
+    >>> try:
+    ...     game.apply(KeepTickets((1, 2)))
+    ... except IllegalActionError as error:
+    ...     print(error.player, "|", error.rule)
+    Ann | they can only keep tickets they have just drawn
     """
 
     def __init__(self, player: str, action: Any, rule: str) -> None:
@@ -48,13 +69,51 @@ class FileFormatError(ValueError):
 
 
 class MapFormatError(FileFormatError):
-    """A malformed map file."""
+    """A malformed map file.
+
+    Parameters
+    ----------
+    file : str
+        The map file.
+    field : str
+        JSON path of the offending field (``$`` for the whole document).
+    reason : str
+        What is wrong with it.
+
+    Examples
+    --------
+    >>> from ttr_nb import load_map
+    >>> try:
+    ...     load_map("atlantis")
+    ... except MapFormatError as error:
+    ...     print(error.field, "|", error.reason)
+    $ | cannot be read (No such file or directory)
+    """
 
     kind = "map file"
 
 
 class SaveFormatError(FileFormatError):
-    """A malformed or inconsistent saved game."""
+    """A malformed or inconsistent saved game.
+
+    Parameters
+    ----------
+    file : str
+        The save (or a label for text held in memory).
+    field : str
+        JSON path of the offending field (``$`` for the whole document).
+    reason : str
+        What is wrong with it.
+
+    Examples
+    --------
+    >>> from ttr_nb import Game
+    >>> try:
+    ...     Game.from_json("[]", source="game.json")
+    ... except SaveFormatError as error:
+    ...     print(error)
+    saved game game.json: field $: must be object
+    """
 
     kind = "saved game"
 
@@ -77,7 +136,20 @@ class PlayerNameError(ValueError):
 
 
 class UnknownVariantError(ValueError):
-    """A map names a rules variant that is not implemented (yet)."""
+    """A map names a rules variant that is not implemented (yet).
+
+    Examples
+    --------
+    >>> import dataclasses
+    >>> from ttr_nb import load_map, new_game
+    >>> moon = dataclasses.replace(load_map("usa"), rules="moon")
+    >>> try:
+    ...     new_game(moon)
+    ... except UnknownVariantError as error:
+    ...     print(error)  # doctest: +NORMALIZE_WHITESPACE
+    the USA map needs the 'moon' rules, which are not implemented yet
+    (playable rules: europe, germany, maerklin, usa, world)
+    """
 
 
 class TableError(ValueError):

@@ -138,7 +138,62 @@ class CardType(Shared):
 
 @dataclass(frozen=True, eq=False)
 class Map(Shared):
-    """A loaded board. Immutable; shared by every game on it."""
+    """A loaded board: places, routes, tickets and cards.
+
+    Immutable, and shared by every game on it. Made by :func:`load_map` from a map file
+    (``maps/schema.json`` describes its fields); the ``*_by_id`` tables and ``groups``
+    are filled in as it loads.
+
+    Parameters
+    ----------
+    id : str
+        The map's id (``"usa"``).
+    name : str
+        Its name for people (``"USA"``).
+    rules : str
+        The rules variant that plays it (``"usa"``, ``"europe"``, ...).
+    path : str
+        The file it was loaded from.
+    cities : tuple of City
+        Cities and country spaces.
+    countries : tuple of Country
+        Countries whose border spaces a ticket may name (Germany, Märklin).
+    routes : tuple of Route
+        Every track; a double route is two routes of one group.
+    tickets : tuple of Ticket
+        Destination tickets, tours included.
+    card_types : tuple of CardType
+        Travel cards and their counts.
+    components : mapping
+        The variant's pieces, points and bonuses (``pieces``, ``route_points``, ...).
+    projection : mapping
+        How places are drawn: the coordinates' projection.
+    provenance : mapping
+        Where each fact comes from.
+    stand_in : mapping of str to str, optional
+        Fields whose values stand in for facts not found, and why (shown to players).
+    city_by_id, country_by_id, route_by_id : mapping, optional
+        Lookup tables by id.
+    route_index : mapping of int to int, optional
+        Each route's position in `routes`.
+    ticket_by_id, card_by_id : mapping, optional
+        Lookup tables by id.
+    groups : mapping of int to tuple of int, optional
+        Each group's route ids (the tracks of a double route).
+
+    See Also
+    --------
+    load_map : Load one.
+
+    Examples
+    --------
+    >>> usa = load_map("usa")
+    >>> usa.name, usa.rules, len(usa.cities), len(usa.routes), len(usa.tickets)
+    ('USA', 'usa', 36, 100, 30)
+    >>> route = usa.route_by_id[1]
+    >>> usa.place_name(route.a), usa.place_name(route.b), usa.parallel(route)
+    ('Atlanta', 'Charleston', ())
+    """
 
     id: str
     name: str
@@ -217,22 +272,82 @@ def _resolve(name_or_path: str | Path) -> Path:
 
 
 def available_maps() -> list[str]:
-    """Names of the map files shipped in ``maps/``."""
+    """List the names of the map files shipped in ``maps/``.
+
+    Returns
+    -------
+    list of str
+        The names, sorted; each one :func:`load_map` and :func:`~ttr_nb.game.new_game`
+        take.
+
+    Examples
+    --------
+    >>> available_maps()
+    ['europe', 'germany', 'maerklin', 'usa', 'world']
+    """
     return sorted(p.stem for p in MAPS_DIR.glob("*.json") if p.name != "schema.json")
 
 
 def load_map(name_or_path: str | Path) -> Map:
-    """Load and validate a map by name (``"usa"``) or by path to a JSON file.
+    """Load and check a map by name or from a JSON file.
+
+    The file is checked against ``maps/schema.json`` and then for sense (every route's
+    ends exist, parallel groups join the same places, ...) and for what its variant's
+    rules need; a map is read once per process and shared, as it never changes.
+
+    Parameters
+    ----------
+    name_or_path : str or Path
+        A shipped map's name (one of :func:`available_maps`: ``"usa"``, ``"europe"``,
+        ...) or the path of a map file.
+
+    Returns
+    -------
+    Map
+        The board: places, routes, tickets, cards and the variant's components.
 
     Raises
     ------
     MapFormatError
         When the file is missing, is not JSON, breaks the schema or refers to
-        places, routes or cards that do not exist.
+        places, routes or cards that do not exist; the message names the field.
+
+    See Also
+    --------
+    available_maps : The shipped maps' names.
+
+    Examples
+    --------
+    >>> usa = load_map("usa")
+    >>> usa
+    <Map 'usa': 36 places, 100 routes, 30 tickets>
+    >>> route = usa.route_by_id[1]
+    >>> usa.route_label(route), usa.route_points(route.length)
+    ('Atlanta–Charleston (2 gray)', 2)
+    >>> load_map("usa") is usa  # read once
+    True
     """
-    game_map = _load_map(str(_resolve(name_or_path).resolve()))
+    game_map = _load_map(_real_path(name_or_path))
     _check_playable(game_map)
     return game_map
+
+
+_SHIPPED_PATHS: dict[str, str] = {}
+
+
+def _real_path(name_or_path: str | Path) -> str:
+    """``str(_resolve(name_or_path).resolve())``, the real path of a shipped map remembered
+    by its name (resolving walks the path on disk: a third of the cost of a new game)."""
+    path = Path(name_or_path)
+    if path.suffix == ".json" or path.exists():
+        return str(path.resolve())
+    name = str(name_or_path)
+    found = _SHIPPED_PATHS.get(name)
+    if found is None:
+        found = str((MAPS_DIR / f"{name}.json").resolve())
+        if Path(found).is_file():  # only the maps that exist: any other name is tried again
+            _SHIPPED_PATHS[name] = found
+    return found
 
 
 MAP_CHECKS: dict[str, Callable[[Map], Iterable[tuple[str, str]]]] = {}
@@ -241,12 +356,17 @@ reason)`` for each problem. :mod:`ttr_nb.rules` fills it in as it is imported (t
 rules import this module, never the reverse)."""
 
 
+_PLAYABLE: set[tuple[Map, Callable[[Map], Iterable[tuple[str, str]]]]] = set()
+"""(map, check) pairs already passed: a loaded map never changes."""
+
+
 def _check_playable(game_map: Map) -> None:
     """Refuse a map its own rules could not play (checked once the rules exist)."""
     check = MAP_CHECKS.get(game_map.rules)
-    if check is not None:
+    if check is not None and (game_map, check) not in _PLAYABLE:
         for path, reason in check(game_map):
             raise MapFormatError(game_map.path, path, reason)
+        _PLAYABLE.add((game_map, check))
 
 
 @cache

@@ -26,8 +26,12 @@ kernels start together and share two cores with the pages being served, and ever
   comes from Voilà's ``prelaunch_hook``, which this manager installs (:func:`note_client`);
   the hook also tells the visitor's kernel (a first cell in the notebook it runs), for the
   table store's limits per address.
-- **The tables' settings** (``tables_url``, ``tables_retention_days``, ``tables_max_mb``,
-  ``tables_timeout_s``) reach every kernel through its environment.
+- **The table service.** Shared tables are refereed by a process of their own
+  (:class:`ttr_nb.table_service.ServiceProcess`), which alone holds the tables' database,
+  seeds and deals. This manager starts it (or finds it running, started by the teacher's
+  server), starts it again if it dies, and gives each visitor's kernel a page pass signed
+  with the service's key (:func:`note_client`). The kernels get the service's address
+  (``$TTR_TABLE_SERVICE_URL``) and the request timeout, never the database's URL.
 - **No culling of warm kernels**: they are idle by design. Visitors' kernels are culled as
   the ``MappingKernelManager.cull_*`` settings say.
 
@@ -51,6 +55,7 @@ import asyncio
 import contextlib
 import contextvars
 import os
+import secrets
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
@@ -59,7 +64,9 @@ from typing import Any
 import psutil
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
-from traitlets import Float, Integer, Unicode
+from traitlets import Bool, Float, Integer, Unicode
+
+SERVICE_CHECK_S = 3.0  # how often the server checks that the table service answers
 
 
 class Busy(web.HTTPError):
@@ -136,6 +143,12 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         "class behind one school NAT shares one address. 0: no limit.",
     )
 
+    table_service = Bool(
+        True,
+        config=True,
+        help="Start the table service for shared tables (or use the one running for the same "
+        "tables); False: this server's pages offer no shared tables.",
+    )
     tables_url = Unicode(
         "",
         config=True,
@@ -163,7 +176,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._share_tables_url()
+        self._start_table_service()
         self._warm: deque[str] = deque()  # ready kernel ids, oldest first
         self._starting = 0
         self._starts: set[asyncio.Future[None]] = set()
@@ -183,25 +196,57 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         _current = self
         # The server's loop is not running yet: fill the pool as soon as it is.
         asyncio.get_event_loop().call_soon(self._refill)
+        self._service_watch = asyncio.get_event_loop().create_task(self._watch_table_service())
         if self.warm_kernels > 0:
             self.log.info("Keeping %d warm kernels ready for visitors", self.warm_kernels)
 
-    def _share_tables_url(self) -> None:
-        """Kernels inherit the server's environment: put the tables' store there (see
-        :func:`ttr_nb.tables.default_url`), and say which one it is (without a password)."""
+    def _start_table_service(self) -> None:
+        """Start the table service (or use the one running for the same tables), and give
+        the kernels its address, never the database's: kernels inherit this server's
+        environment, so the database's URL leaves it (the service gets it alone)."""
+        from .table_service import ServiceProcess
         from .tables.bounded import DEADLINE_ENV
+        from .tables.remote import SERVICE_URL_ENV
         from .tables.retention import MAX_MB_ENV, RETENTION_ENV
         from .tables.store import URL_ENV, default_url
 
+        self.tables_service: ServiceProcess | None = None
         if self.tables_url:
             os.environ[URL_ENV] = self.tables_url
-        url = default_url()
-        os.environ[URL_ENV] = url
-        os.environ[RETENTION_ENV] = f"{self.tables_retention_days:g}"
-        os.environ[MAX_MB_ENV] = f"{self.tables_max_mb:g}"
+        url = default_url() if self.table_service else ""
+        os.environ.pop(URL_ENV, None)
+        if not self.table_service:
+            return
+        self.tables_service = ServiceProcess(
+            url,
+            timeout_s=self.tables_timeout_s,
+            env={
+                RETENTION_ENV: f"{self.tables_retention_days:g}",
+                MAX_MB_ENV: f"{self.tables_max_mb:g}",
+            },
+        )
+        self.tables_service.ensure(
+            wait=False
+        )  # its address is good at once; it answers in a second
+        os.environ[SERVICE_URL_ENV] = self.tables_service.url
         os.environ[DEADLINE_ENV] = f"{self.tables_timeout_s:g}"
         shown = url.split("@", 1)[-1] if "@" in url else url
-        self.log.info("Shared tables are stored in %s", shown)
+        self.log.info(
+            "Shared tables: the table service at %s keeps them in %s",
+            self.tables_service.url,
+            shown,
+        )
+
+    async def _watch_table_service(self) -> None:
+        """Start the table service again when it is gone (checked every few seconds, off
+        the server's own thread)."""
+        loop = asyncio.get_running_loop()
+        while not self._stopping and self.tables_service is not None:
+            await asyncio.sleep(SERVICE_CHECK_S)
+            try:
+                await loop.run_in_executor(None, self.tables_service.check)
+            except Exception:  # noqa: BLE001 - the next check tries again
+                self.log.exception("Could not start the table service again")
 
     # ------------------------------------------------------------------ visitors
     async def start_kernel(self, *, kernel_id: str | None = None, **kwargs: Any) -> str:
@@ -506,6 +551,8 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     async def shutdown_all(self, *args: Any, **kwargs: Any) -> None:
         self._stopping = True
+        if self.tables_service is not None:
+            self.tables_service.stop()
         self._warm.clear()
         for kernel_id in list(self._unconnected):
             self._forget_unconnected(kernel_id)
@@ -538,12 +585,15 @@ _client: contextvars.ContextVar[str | None] = contextvars.ContextVar("ttr_client
 
 def note_client(handler: Any, notebook: Any = None, cwd: Any = None) -> Any:
     """Voilà ``prelaunch_hook``: remember the client's address for the kernel manager, and
-    tell the visitor's kernel: the notebook run for this visitor gets a first cell that
-    records the address (:mod:`ttr_nb.tables.visitor`; the table store's limits count per
-    address). The page cannot forge it: the server writes and runs that cell, and a page
-    runs no code. Returns the notebook to run (a copy; the served file is unchanged)."""
-    request = getattr(handler, "request", None)
-    address = getattr(request, "remote_ip", None)
+    tell the visitor's kernel who it serves: the notebook run for this visitor gets a first
+    cell that records the address and a page pass signed for the table service
+    (:mod:`ttr_nb.tables.visitor`; the service's limits count per address, and a teacher's
+    server signs teacher passes). The page cannot forge either: the server writes and runs
+    that cell, and a page runs no code. Returns the notebook to run (a copy; the served
+    file is unchanged)."""
+    from .proxies import client_address  # the peer's, or a trusted proxy's visitor
+
+    address = client_address(handler)
     _client.set(address)
     if notebook is None or not address:
         return None
@@ -551,8 +601,14 @@ def note_client(handler: Any, notebook: Any = None, cwd: Any = None) -> Any:
     from nbformat.v4 import new_code_cell
 
     from .tables.visitor import first_cell_source
+    from .teacher_server import SERVER_ENV
 
-    source = first_cell_source(address)
+    granted = None
+    service = getattr(_current, "tables_service", None)
+    if service is not None:
+        teacher = bool(os.environ.get(SERVER_ENV))  # the teacher's server, behind its login
+        granted = service.mint(secrets.token_hex(12), address, teacher=teacher)
+    source = first_cell_source(address, granted)
     if source is None:
         return None
     cell = new_code_cell(source, metadata={"tags": ["ttr-visitor"]})

@@ -71,6 +71,20 @@ class GameState:
         data["owner"] = {str(k): v for k, v in sorted(self.owner.items())}
         return data
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
+        """The state :meth:`to_dict` wrote (a shared table's seat view travels this way).
+
+        >>> state = GameState("usa", 1, [PlayerState("Ann", {"red": 2}, {"train": 45})],
+        ...                   [], [], [None] * 5, {"main": [3, 4]}, owner={7: 0})
+        >>> GameState.from_dict(state.to_dict()) == state
+        True
+        """
+        fields = dict(data)
+        fields["players"] = [PlayerState(**copy_plain(p)) for p in data["players"]]
+        fields["owner"] = {int(k): v for k, v in data["owner"].items()}
+        return cls(**{k: copy_plain(v) if k != "players" else v for k, v in fields.items()})
+
 
 def copy_plain(value: Any) -> Any:
     """A deep copy of plain data: dicts and lists are copied, anything else (strings,

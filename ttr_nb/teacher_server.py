@@ -17,6 +17,13 @@ The server tells its kernels that their visitor was authenticated
 (:func:`ttr_nb.widgets.teacher.teacher_access`). Behind JupyterHub the teacher's page is a
 hub service instead, and the hub's login and groups decide (see the deployment docs).
 
+On a class network, serve it over HTTPS: ``--certfile cert.pem --keyfile key.pem`` (or
+``make teacher CERTFILE=... KEYFILE=...``), or behind a reverse proxy that does (see
+docs/deployment/one-machine.md). It is :class:`ttr_nb.voila_server.ClassroomVoila`, so its
+options (``--ClassroomVoila.trust_xheaders=True`` ...) go after ``--``. Password tries are
+throttled (:mod:`ttr_nb.server_guards`); the ``ttr`` page template takes the token out of
+the address bar once it has logged the teacher in.
+
 Run it as ``make teacher`` or ``python -m ttr_nb.teacher_server --port 8867``.
 """
 
@@ -81,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8867)
     parser.add_argument("--notebook", default=str(Path("notebooks") / "teacher.ipynb"))
+    parser.add_argument("--certfile", default="", help="TLS certificate (PEM): serve HTTPS")
+    parser.add_argument("--keyfile", default="", help="the certificate's private key (PEM)")
     parser.add_argument("voila_args", nargs="*", help="more options for Voilà (after --)")
     args = parser.parse_args(argv)
     try:
@@ -95,21 +104,26 @@ def main(argv: list[str] | None = None) -> int:
     os.environ[SERVER_ENV] = kind
 
     from traitlets.config import Config
-    from voila.app import Voila
+
+    from .voila_server import ClassroomVoila
 
     # Given to the app object, not on its command line (which other users can list).
     config = Config()
     if kind == "password":
         config.PasswordIdentityProvider.hashed_password = secret
+    if args.certfile or args.keyfile:
+        config.ClassroomVoila.certfile = args.certfile
+        config.ClassroomVoila.keyfile = args.keyfile
     voila_argv = [args.notebook, "--no-browser", f"--Voila.ip={args.host}", f"--port={args.port}"]
-    where = f"http://{args.host}:{args.port}/"
+    scheme = "https" if args.certfile else "http"
+    where = f"{scheme}://{args.host}:{args.port}/"
     if kind == "token":
         note = " (a new token: it changes at every start)" if made else ""
         print(f"ttr-nb teacher's page: {where}?token={secret}{note}", flush=True)
         print("Open that link on the teacher's computer only: it logs you in.", flush=True)
     else:
         print(f"ttr-nb teacher's page: {where} (log in with the teacher's password)", flush=True)
-    Voila.launch_instance(
+    ClassroomVoila.launch_instance(
         argv=voila_argv + list(args.voila_args),
         token=secret if kind == "token" else "",
         config=config,

@@ -1,7 +1,13 @@
-"""Sphinx extension of the ttr-nb docs: the figures and the lessons, made at each build.
+"""Sphinx extension of the ttr-nb docs: the pages' checks and the lessons, at each build.
 
-* The figures: ``tools/docs_figures.py`` writes the tables the pages include
-  (``docs/_generated/``) from the recorded result files in ``results/``.
+* The checks: every generated region of the pages (``<!-- gen:NAME -->…<!-- /gen -->``) must
+  hold what ``tools/docs_generated.py`` writes from the code and ``results/`` now, and no user
+  page may carry a figure typed by hand, an issue number or the build machine's load
+  (``tools/docs_check.py``). Each problem is a warning, so ``make docs`` (warnings as errors)
+  fails and lists them all.
+* The links: a page links a lesson's notebook (``../notebooks/NAME.ipynb``), the changelog and
+  the contributing guide as the repository host shows them; the build points those links at
+  the rendered pages (``lessons/NAME``, ``changelog``, ``contributing``).
 * The lessons: every notebook of ``notebooks/`` but the app and the teacher's page is run
   (``TTR_DOCS_JOBS`` at a time, 2 by default) and copied with its outputs into
   ``docs/lessons/``, with a note saying where it runs. The boards show the picture each
@@ -15,6 +21,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import hashlib
 import os
+import re
 import sys
 import time
 import types
@@ -158,31 +165,53 @@ def stage_lessons(app: Sphinx) -> None:
 
 def lessons_toctree() -> str:
     """The toctree of the rendered lessons, in teaching order (the course's own list,
-    :data:`ttr_nb.teaching.curriculum.LESSONS`), after the index; any other notebook last."""
+    :data:`ttr_nb.teaching.curriculum.LESSONS`), after the index; any other notebook last.
+    Hidden: the page's generated table of lessons lists them."""
     from ttr_nb.teaching.curriculum import LESSONS
 
     names = [p.name for p in lesson_notebooks()]
     order = ["index.ipynb"] + [lesson.notebook for lesson in LESSONS]
     ordered = [n for n in order if n in names] + sorted(n for n in names if n not in order)
     entries = "\n".join(f"/lessons/{Path(n).stem}" for n in ordered)
-    return f"```{{toctree}}\n:maxdepth: 1\n\n{entries}\n```\n"
+    return f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n\n{entries}\n```\n"
 
 
-def write_figures(app: Sphinx) -> None:
-    """Write the tables of recorded results that the pages include."""
+TOCTREE_MARK = re.compile(r"<!--\s*lessons-toctree\b.*?-->", re.S)
+NOTEBOOK_LINK = re.compile(r"\]\((?:\.\./)+notebooks/([\w-]+)\.ipynb(#[^)]*)?\)")
+REPO_PAGES = {"CHANGELOG.md": "/changelog.md", "CONTRIBUTING.md": "/contributing.md"}
+REPO_LINK = re.compile(r"\]\((?:\.\./)+(CHANGELOG\.md|CONTRIBUTING\.md)(#[^)]*)?\)")
+
+
+def for_the_site(docname: str, text: str) -> str:
+    """A page's Markdown as the build reads it: links to a lesson's notebook or to the
+    repository's changelog and guide point at their rendered pages, and the lessons' page
+    gets its toctree where it marks it."""
+    text = NOTEBOOK_LINK.sub(lambda m: f"](/lessons/{m.group(1)}.ipynb{m.group(2) or ''})", text)
+    text = REPO_LINK.sub(lambda m: f"]({REPO_PAGES[m.group(1)]}{m.group(2) or ''})", text)
+    if TOCTREE_MARK.search(text):
+        text = TOCTREE_MARK.sub(lambda _m: lessons_toctree(), text)
+    return text
+
+
+def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Rewrite the repository's links for the site (see :func:`for_the_site`)."""
+    source[0] = for_the_site(docname, source[0])
+
+
+def check_pages(app: Sphinx) -> None:
+    """Warn (an error under ``-W``) of every stale generated region and every figure, issue
+    number or machine load typed on a user page."""
     sys.path.insert(0, str(REPO / "tools"))
-    import docs_figures
+    import docs_check
+    import docs_generated
 
-    docs_figures.write_all(DOCS / "_generated")
-    toc = DOCS / "_generated" / "lessons_toctree.md"
-    text = lessons_toctree()
-    if not toc.exists() or toc.read_text(encoding="utf-8") != text:
-        toc.write_text(text, encoding="utf-8")
+    for problem in docs_generated.stale() + docs_check.problems():
+        log.warning(f"[ttr-docs] {problem}")
 
 
 def on_builder_inited(app: Sphinx) -> None:
-    """Make the generated sources before Sphinx reads any page."""
-    write_figures(app)
+    """Check the pages and run the lessons before Sphinx reads any page."""
+    check_pages(app)
     if os.environ.get("TTR_DOCS_LESSONS", "1") != "0":
         stage_lessons(app)
 
@@ -198,5 +227,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("ttr_binder_repo", "", "env")
     app.add_config_value("ttr_site_lab", "../../lab/index.html", "env")
     app.connect("builder-inited", on_builder_inited)
+    app.connect("source-read", on_source_read)
     app.connect("autodoc-skip-member", skip_type_alias)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

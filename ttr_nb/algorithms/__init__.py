@@ -44,6 +44,9 @@ Prize-collecting Steiner forests (`prize_forest`)
 Centrality (`centrality`)
     `ticket_betweenness` and `ticket_route_betweenness`: how much of the
     tickets' shortest paths pass through a place or a route.
+Union-find (`union_find`)
+    `UnionFind`: which places a growing set of routes joins, in almost constant
+    time per question; the one union-find every part of the package uses.
 """
 
 from .blocking import TicketCut, ticket_cut
@@ -80,6 +83,7 @@ from .shortest_paths import (
 from .spanning import SpanningStep, kruskal_steps, minimum_spanning_routes, prim_steps
 from .steiner import SteinerForest, steiner_forest
 from .tours import tour_connected, tour_in_order, tour_trail
+from .union_find import UnionFind
 
 __all__ = [
     "DeadEndStartError",
@@ -98,6 +102,7 @@ __all__ = [
     "TicketPlan",
     "TicketPlanner",
     "TicketUnreachableError",
+    "UnionFind",
     "best_journey",
     "connected_places",
     "euler_trail",

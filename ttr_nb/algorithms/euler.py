@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from networkx.utils import UnionFind
+from .union_find import UnionFind
 
 __all__ = [
     "HierholzerStep",
@@ -101,7 +101,7 @@ def _problem(routes: list[tuple], start: Hashable | None) -> str | None:
     pieces = UnionFind()
     for route in routes:
         pieces.union(route[0], route[1])
-    roots = {pieces[route[0]] for route in routes}
+    roots = {pieces.find(route[0]) for route in routes}
     if len(roots) > 1:
         return f"the routes are in {len(roots)} separate pieces"
     odd = odd_places(routes)
@@ -109,7 +109,7 @@ def _problem(routes: list[tuple], start: Hashable | None) -> str | None:
         shown = ", ".join(map(str, odd[:6])) + (", ..." if len(odd) > 6 else "")
         return f"{len(odd)} places have an odd number of routes ({shown}); at most 2 may"
     if start is not None:
-        if start not in pieces.parents:
+        if start not in pieces:
             return f"{start!r} lies on no route"
         if odd and start not in odd:
             return f"with odd places {odd[0]!r} and {odd[1]!r} the trail must start at one of them"

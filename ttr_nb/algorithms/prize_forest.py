@@ -419,11 +419,12 @@ def _add_flows(model, edges, demands, tickets, x, y, links, dead) -> None:
                 model.row(-1e301, 0.0, terms)
 
 
-def _tree_arcs(model, x, links, dead):
+def _tree_arcs(model, x, links, dead, rootable=None):
     """The arcs and roots of a forest of arborescences over the chosen routes: an arc each
     way of every link (none leaving a dead end), used only where one of the link's routes
-    is chosen, and a root column per place. Returns ``(nodes, arc, root, rank)``, ``rank``
-    being each place's position in the fixed order that picks a tree's root."""
+    is chosen, and a root column per place (per place of `rootable`, when given). Returns
+    ``(nodes, arc, root, rank)``, ``rank`` being each place's position in the fixed order
+    that picks a tree's root."""
     nodes = sorted({n for link in links for n in link}, key=repr)
     arc = {}
     for link, members in links.items():
@@ -437,7 +438,11 @@ def _tree_arcs(model, x, links, dead):
             arc[(u, v)] = model.column(0.0, hi=1.0, integer=False)
             pair.append(arc[(u, v)])
         model.row(-1e301, 0.0, [(c, 1.0) for c in pair] + [(x[k], -1.0) for k in members])
-    root = {n: model.column(0.0, hi=1.0, integer=False) for n in nodes if n not in dead}
+    root = {
+        n: model.column(0.0, hi=1.0, integer=False)
+        for n in nodes
+        if n not in dead and (rootable is None or n in rootable)
+    }
     rank = {n: i for i, n in enumerate(nodes)}
     return nodes, arc, root, rank
 
@@ -492,16 +497,32 @@ def _add_rooted_flows(model, edges, demands, tickets, x, y, links, dead, trees=N
 def _add_tree_flows(model, edges, demands, tickets, x, y, links, dead) -> None:
     """One tree holds every collected ticket: the chosen routes contain an arborescence
     from one root, and each place a collected ticket names receives a unit of flow
-    from the root along its arcs. The root is the tree's first place in `nodes` order,
-    so a place's flow starts at a root no later than the place itself."""
-    nodes, arc, root, rank = _tree_arcs(model, x, links, dead)
+    from the root along its arcs.
+
+    The root is the tree's first *named* place (one a ticket names, not a dead end) in
+    `nodes` order: any tree holding a ticket can be hung from that place, so nothing is
+    lost, and each tree has one way to be hung (rows ``in(m) <= sum of the roots before
+    m``: a named place after the root is entered by an arc). A place's flow starts at a
+    root no later than the place itself. (When a ticket joins two dead ends only, a tree
+    may hold no named place but dead ends: then every place may be the root.)"""
+    named = sorted({n for t in tickets for place in demands[t].places for n in place}, key=repr)
+    only_dead = any(all(place <= dead for place in demands[t].places) for t in tickets)
+    rootable = None if only_dead else set(named)
+    nodes, arc, root, rank = _tree_arcs(model, x, links, dead, rootable)
     model.row(-1e301, 1.0, [(c, 1.0) for c in root.values()])
+    into: dict[Hashable, list[int]] = {n: [] for n in nodes}
+    for (_, v), c in arc.items():
+        into[v].append(c)
     for n in nodes:
-        terms = [(c, 1.0) for (u, v), c in arc.items() if v == n]
+        terms = [(c, 1.0) for c in into[n]]
         if n in root:
             terms.append((root[n], 1.0))
         model.row(-1e301, 1.0, terms)
-    named = sorted({n for t in tickets for place in demands[t].places for n in place}, key=repr)
+    earlier: list[tuple[int, float]] = []  # the roots ranked before m, negated
+    for m in sorted(root, key=rank.__getitem__):
+        if into[m]:
+            model.row(-1e301, 0.0, [(c, 1.0) for c in into[m]] + earlier)
+        earlier = [*earlier, (root[m], -1.0)]
     reached = {}
     for target in named:
         if target not in rank:

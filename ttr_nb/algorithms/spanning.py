@@ -17,7 +17,7 @@ import heapq
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from networkx.utils import UnionFind
+from .union_find import UnionFind
 
 __all__ = ["SpanningStep", "kruskal_steps", "minimum_spanning_routes", "prim_steps"]
 
@@ -88,8 +88,8 @@ def kruskal_steps(routes: Iterable[Sequence]) -> Iterator[SpanningStep]:
 
     Notes
     -----
-    A union-find structure (``networkx.utils.UnionFind``) tells in almost
-    constant time whether the two ends of a route already lie in one piece.
+    A union-find (:class:`~ttr_nb.algorithms.union_find.UnionFind`) tells in
+    almost constant time whether the two ends of a route already lie in one piece.
     Sorting dominates: O(R log R) for R routes.
 
     Why it is right (the *cut property*): when Kruskal keeps a route, it is
@@ -113,7 +113,7 @@ def kruskal_steps(routes: Iterable[Sequence]) -> Iterator[SpanningStep]:
         if pieces == 1:
             return
         a, b, length = route[0], route[1], route[2]
-        if forest[a] == forest[b]:
+        if forest.connected(a, b):
             reason = f"{a} and {b} are already in one piece: it would close a cycle"
             yield SpanningStep(route, False, reason, total, pieces)
             continue

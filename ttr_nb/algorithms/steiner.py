@@ -39,6 +39,7 @@ from operator import add
 
 from .connectivity import Places, _as_places
 from .longest_trail import NegativeRouteLengthError
+from .union_find import UnionFind
 
 __all__ = ["MAX_EXACT_WORK", "SteinerForest", "steiner_forest"]
 
@@ -108,16 +109,7 @@ class _Board:
         dead_ends: frozenset,
     ) -> None:
         usable = []
-        parent: dict[Hashable, Hashable] = {}
-
-        def find(x: Hashable) -> Hashable:
-            root = x
-            while parent.setdefault(root, root) != root:
-                root = parent[root]
-            while parent[x] != root:
-                parent[x], x = root, parent[x]
-            return root
-
+        pieces = UnionFind()  # owned routes join their ends into one node
         self.order: dict[Hashable, int] = {}
         self.length: dict[Hashable, int] = {}
         keys_of: dict[str, list[Hashable]] = {}
@@ -131,24 +123,24 @@ class _Board:
             for place in (a, b):
                 key = (place, rid) if place in dead_ends else place
                 keys_of.setdefault(place, []).append(key)
-                find(key)
+                pieces.find(key)
                 ends.append(key)
             self.order[rid] = position
             self.length[rid] = length
             if mine:
-                parent[find(ends[0])] = find(ends[1])
+                pieces.union(ends[0], ends[1])
             else:
                 usable.append((rid, ends[0], ends[1], length))
         index: dict[Hashable, int] = {}
-        for key in parent:
-            index.setdefault(find(key), len(index))
+        for key in pieces:
+            index.setdefault(pieces.find(key), len(index))
         self.n = len(index)
         self.place_nodes = {
-            place: frozenset(index[find(k)] for k in keys) for place, keys in keys_of.items()
+            place: frozenset(index[pieces.find(k)] for k in keys) for place, keys in keys_of.items()
         }
         best: dict[tuple[int, int], tuple[int, Hashable]] = {}
         for rid, ka, kb, length in usable:
-            u, v = index[find(ka)], index[find(kb)]
+            u, v = index[pieces.find(ka)], index[pieces.find(kb)]
             if u == v:
                 continue
             pair = (u, v) if u < v else (v, u)
@@ -200,18 +192,10 @@ class _Board:
 
 def _components(graph: _Board, free: Iterable[Hashable] | None = None) -> list[int]:
     """Component label of each node, joined by the routes in ``free`` (None: every route)."""
-    label = list(range(graph.n))
-
-    def find(x: int) -> int:
-        while label[x] != x:
-            label[x] = label[label[x]]
-            x = label[x]
-        return x
-
+    pieces = UnionFind(range(graph.n))
     for rid in graph.ends_of if free is None else free:
-        u, v = graph.ends_of[rid]
-        label[find(u)] = find(v)
-    return [find(x) for x in range(graph.n)]
+        pieces.union(*graph.ends_of[rid])
+    return [pieces.find(x) for x in range(graph.n)]
 
 
 def _satisfied(ends: Sequence[frozenset[int]], comp: list[int]) -> bool:

@@ -3,8 +3,10 @@ games through the engine, and nothing below it imports it).
 
 Best score (`best_score`)
     `best_score`: the highest score one player can reach alone within a train budget,
-    a prize-collecting Steiner forest solved to a proven optimum (after Schaefer and
-    Schaefer, 2025), and `check_best`, which recounts a stored answer independently.
+    a prize-collecting Steiner forest solved to a proven optimum among games whose
+    tickets share one network (after Schaefer and Schaefer, 2025); `any_shape`, whether
+    that is also the best game of any shape; and `check_best`, which recounts a stored
+    answer independently.
 Playtesting (`playtest`)
     `playtest`: many bot games and what winners did in them (routes claimed, cities
     ignored, route lengths, win rates by style), after de Mesentier Silva et al. (2017).

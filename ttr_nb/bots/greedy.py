@@ -81,8 +81,15 @@ class RandomBot:
     def choose(self, game: Game) -> Any:
         """A legal action drawn at random."""
         legal = game.legal_actions()
-        self.last = Reason("random", detail=str(len(legal)))
+        count = len(legal)
+        reason = _RANDOM_REASONS.get(count)
+        if reason is None:  # reasons are immutable: one per number of legal moves is shared
+            reason = _RANDOM_REASONS[count] = Reason("random", detail=str(count))
+        self.last = reason
         return self.rng.choice(legal)
+
+
+_RANDOM_REASONS: dict[int, Reason] = {}
 
 
 Advice = Callable[["GreedyBot", Game, list[Any]], Any]

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from ..game import Game
 from .greedy import BeginnerBot, Bot, GreedyBot, RandomBot
-from .route_focused import RouteBot
+from .route_focused import LongRouteBot, RouteFocusBot
 
 
 def _search_bot(seed: int = 0, budget: float | None = None, cpu: bool = False) -> Bot:
@@ -30,7 +30,8 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "beginner": BeginnerBot,
     "greedy": GreedyBot,
-    "route": RouteBot,  # the playtesting study's route-focused style (research lab)
+    "route": RouteFocusBot,  # the playtesting study's Route Focus agent (lesson 13)
+    "long-route": LongRouteBot,  # greedy with the study's Long Route habits (lesson 13)
     "search": _search_bot,
     "hard": _search_bot,
     "search-cpu": _search_cpu_bot,

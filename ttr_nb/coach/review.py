@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..actions import ClaimRoute, KeepTickets
-from ..algorithms import steiner_forest
+from ..algorithms import UnionFind, steiner_forest
 from ..game import Game
 from ..maps import Map
 from .hint import Hint, plural_s
@@ -209,16 +209,8 @@ def _blocking_moves(
 ) -> dict[int, int]:
     """For each ticket not joined on the board left at the end: the move whose closures
     cut it (``first``, the first claim by another seat, for one never joined)."""
-    parent: dict[Hashable, Hashable] = {}
-
-    def find(x: Hashable) -> Hashable:
-        root = x
-        while parent.setdefault(root, root) != root:
-            root = parent[root]
-        while parent[x] != root:
-            parent[x], x = root, parent[x]
-        return root
-
+    pieces = UnionFind()
+    find = pieces.find
     dead = game_map.dead_ends
     keys: dict[str, list[Hashable]] = {}
     ends_of: dict[int, tuple[Hashable, Hashable]] = {}
@@ -229,8 +221,7 @@ def _blocking_moves(
         ends_of[route.id] = pair  # type: ignore[assignment]
 
     def join(rid: int) -> None:
-        a, b = ends_of[rid]
-        parent[find(a)] = find(b)
+        pieces.union(*ends_of[rid])
 
     def joined(ticket: int) -> bool:
         cities = game_map.ticket_by_id[ticket].cities

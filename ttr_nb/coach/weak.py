@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from ..algorithms import TicketUnreachableError, steiner_forest, ticket_cut
+from ..algorithms import TicketUnreachableError, UnionFind, steiner_forest, ticket_cut
 from ..algorithms.steiner import MAX_EXACT_WORK
 from ..bots.greedy import plan_ticket_legs
 from ..bots.inference import covered_share
@@ -253,29 +253,22 @@ def _exact_work(game_map: Map, owned: frozenset, demands: list) -> int:
     """About the exact method's work (3^ends x places) for these demands, as
     :func:`~ttr_nb.algorithms.steiner_forest` counts it: the places the seat's routes
     join count as one, and a dead end as one place per route into it."""
-    parent: dict[Any, Any] = {}
-
-    def find(x: Any) -> Any:
-        while parent.setdefault(x, x) != x:
-            x = parent[x]
-        return x
-
+    pieces = UnionFind()
     dead = game_map.dead_ends
     keys: dict[str, list[Any]] = {}
     for route in game_map.routes:
         pair = [(p, route.id) if p in dead else p for p in route.ends]
         for place, key in zip(route.ends, pair, strict=True):
             keys.setdefault(place, []).append(key)
-            find(key)
+            pieces.find(key)
         if route.id in owned:
-            parent[find(pair[0])] = find(pair[1])
+            pieces.union(pair[0], pair[1])
     ends = {
-        frozenset(find(k) for p in end for k in keys.get(p, ()))
+        frozenset(pieces.find(k) for p in end for k in keys.get(p, ()))
         for demand in demands
         for end in demand
     }
-    places = len({find(k) for k in list(parent)})
-    return 3 ** len(ends) * places
+    return 3 ** len(ends) * pieces.count()
 
 
 def _board_order(game_map: Map) -> Any:

@@ -238,7 +238,8 @@ def _reason_lines(game: Game, reason: Reason | None, reveal: bool) -> list[str]:
     """A greedy bot's reason in words."""
     if reason is None:
         return []
-    tickets = _and(ticket_name(game.map, t) for t in reason.tickets)
+    # Unrevealed, a shared table sends the tickets as placeholders: never name them.
+    tickets = _and(ticket_name(game.map, t) for t in reason.tickets) if reveal else ""
     n = len(reason.tickets)
     whose = f"its ticket{plural_s(n)} {tickets}" if reveal and tickets else "one of its tickets"
     kind = reason.kind

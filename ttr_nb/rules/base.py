@@ -290,6 +290,14 @@ class Rules(ScoringRules, RuleWords, FastHooks):
         """Variant board state ``viewer`` may see (hides draw piles and secret choices)."""
         return state.extras
 
+    # A seat's view (:mod:`.seat_view`): the actions whose content only their player sees.
+    secret_actions: tuple[type, ...] = (KeepTickets,)
+
+    def seat_view_extras(self, state: GameState, viewer: int | None) -> dict[str, Any]:
+        """Variant hook: ``state.extras`` as ``viewer`` (None: a watcher) may hold it, every
+        secret replaced by a placeholder of the same size (:mod:`.seat_view`)."""
+        return state.extras
+
     # ------------------------------------------------------------ claiming
     def card_fits(self, card: CardType, route: Route) -> bool:
         """Can this card be part of a payment for ``route``?"""

@@ -5,9 +5,12 @@ A station in a city lets its owner count, for their tickets only, one route that
 another player claimed into or out of that city. Each of a player's stations borrows
 one route (several players' stations may borrow the same one); a station never adds
 to the longest path. Choosing the borrowed routes is a small optimisation over the
-ticket graph: with ``s`` stations and at most ``d`` routes into each city there are at
-most ``d**s`` choices (Paris has the most routes, 7: at most 343 choices for 3
-stations), few enough to try them all, each checked with a union-find.
+ticket graph: a station chooses among the other players' routes into its city, so
+stations in cities of ``d1, d2, ...`` tracks have at most ``d1 * d2 * ...`` choices.
+On the Europe board Paris has the most tracks, 10, then Frankfurt 8, Berlin and
+Pamplona 7: at most 10 * 8 * 7 = 560 choices for 3 stations with 4 or 5 players
+(with 2 or 3, one track of each double route stays closed: at most 7 * 6 * 6 = 252),
+few enough to try them all, each checked with a union-find.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import heapq
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
+
+from ..algorithms import UnionFind
 
 __all__ = [
     "Borrowing",
@@ -76,31 +81,12 @@ def borrow_options(
     return out
 
 
-class _Components:
-    """Union-find over places (path halving), for a handful of unions per choice."""
-
-    def __init__(self, edges: Iterable[tuple[str, str]]) -> None:
-        self.parent: dict[str, str] = {}
-        for a, b in edges:
-            self.union(a, b)
-
-    def find(self, x: str) -> str:
-        parent = self.parent
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    def union(self, a: str, b: str) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[ra] = rb
-
-    def copy(self) -> _Components:
-        twin = object.__new__(_Components)
-        twin.parent = dict(self.parent)
-        return twin
+def _components(edges: Iterable[tuple[str, str]]) -> UnionFind:
+    """The pieces the routes ``edges`` join, as a union-find."""
+    parts = UnionFind()
+    for a, b in edges:
+        parts.union(a, b)
+    return parts
 
 
 def ticket_points(
@@ -111,7 +97,7 @@ def ticket_points(
     >>> ticket_points([("a", "b"), ("b", "c")], [("a", "c", 5), ("a", "d", 4)])
     (1, (True, False))
     """
-    parts = _Components(own)
+    parts = _components(own)
     done = tuple(parts.find(a) == parts.find(b) for a, b, _ in tickets)
     return sum(p if ok else -p for (_, _, p), ok in zip(tickets, done, strict=True)), done
 
@@ -157,7 +143,7 @@ def best_borrowing(
     >>> best.routes, best.points
     ((('b', 8),), 9)
     """
-    base = _Components(own)
+    base = _components(own)
     cities = sorted(options)
     best: Borrowing | None = None
     for combo in product(*(options[c] for c in cities)):

@@ -55,11 +55,11 @@ from ..actions import (
     Pickups,
     mark_well_formed,
 )
+from .claim_tables import COMPILED, ClaimTable, list_claims
 
 if TYPE_CHECKING:
     from ..maps import Route
     from ..state import GameState, PlayerState
-    from .base import Rules
     from .game_view import GameView as Game  # the game imports the rules, not the reverse
 
 MEMO_LIMIT = 20_000  # hands (or log keys) remembered before a memo starts afresh
@@ -108,15 +108,27 @@ def defined_in(cls: type, name: str) -> type:
     raise AttributeError(name)
 
 
+def base_rules(cls: type) -> type:
+    """The class of ``cls``'s MRO that mixes :class:`FastHooks` in: the base rules,
+    :class:`~ttr_nb.rules.base.Rules`, for every variant's rules."""
+    for klass in cls.__mro__:
+        if FastHooks in klass.__bases__:
+            return klass
+    raise TypeError(f"{cls.__name__} does not mix in FastHooks")
+
+
 class FastPath:
-    """Tables and memos for one :class:`Rules` object (one map); see the module text."""
+    """Tables and memos for one :class:`~ttr_nb.rules.base.Rules` object (one map); see the
+    module text. ``rules`` is typed by the hooks it mixes in, :class:`FastHooks`: this module
+    never imports :mod:`ttr_nb.rules.base`, which imports it."""
 
-    def __init__(self, rules: Rules) -> None:
-        from .base import Rules
-
+    def __init__(self, rules: FastHooks) -> None:
         self.rules = rules
         game_map = rules.map
         cls = type(rules)
+        # The base rules (rules.base.Rules), found from the class: importing them here
+        # would close an import circle, as rules.base imports this module.
+        base = base_rules(cls)
         self.card_ids = tuple(c.id for c in game_map.card_types)
         # Cards that end a draw when taken face up (refused as a second card): a property of
         # the card kind (Rules.ends_draw), looked up once.
@@ -124,7 +136,7 @@ class FastPath:
         # A variant that finds payments its own way but does not say what they depend on
         # gets one class per route (correct, if slower).
         by_route = (
-            defined_in(cls, "payments") is not Rules
+            defined_in(cls, "payments") is not base
             and defined_in(cls, "payment_class") is FastHooks
         )
         keys = [
@@ -145,7 +157,8 @@ class FastPath:
         # The base rules' payments depend only on the counts of the cards that fit a route,
         # each counted up to the route's length: those capped counts key the memo (a
         # variant with its own payments gets them computed once per class and call).
-        self.capped = defined_in(cls, "payments") is Rules or rules.payments_by_capped_counts
+        self.plain_payments = defined_in(cls, "payments") is base
+        self.capped = self.plain_payments or rules.payments_by_capped_counts
         self.fitting = {row[1]: rules.fitting[row[1]] for row in rows} if self.capped else {}
         self.paid: dict[Hashable, PaidClass] = {}
         # Colour parts of the payments of routes of several colours, and their claims by
@@ -179,12 +192,12 @@ class FastPath:
         # Payments of the classes of one colour and one kind of wild card, by class number
         # and the two capped counts ((length + 1) squared entries a class at most: never cleared).
         self.simple_paid: dict[tuple[int, int, int], PaidClass] = {}
-        self.plain_pickups = defined_in(cls, "pickup_options") is Rules
-        self.plain_reach = defined_in(cls, "claim_reach") is Rules
+        self.plain_pickups = defined_in(cls, "pickup_options") is base
+        self.plain_reach = defined_in(cls, "claim_reach") is base
         kinds = {route.kind for route in game_map.routes}
         self.one_kind = kinds.pop() if len(kinds) == 1 else None
-        self.plain_ticket_draws = defined_in(cls, "ticket_draws") is Rules
-        self.plain_extras = defined_in(cls, "extra_actions") is Rules
+        self.plain_ticket_draws = defined_in(cls, "ticket_draws") is base
+        self.plain_extras = defined_in(cls, "extra_actions") is base
         self.colour_card_ids = tuple(c.id for c in rules.colour_cards)
         self.class_count = len(numbers)
         # The classes of one colour and one kind of wild card, grouped by those two cards
@@ -210,24 +223,26 @@ class FastPath:
         }
         self.blind = {deck: mark_well_formed(DrawBlind(deck)) for deck in rules.deck_names}
         self.ticket_draws = {k: mark_well_formed(DrawTickets(k)) for k in range(8)}
-        self.plain_draws = defined_in(cls, "card_draws") is Rules
+        self.plain_draws = defined_in(cls, "card_draws") is base
         self.one_plain_deck = len(rules.deck_names) == 1 and all(
-            defined_in(cls, name) is Rules for name in ("refill_choices", "can_draw_blind", "piles")
+            defined_in(cls, name) is base for name in ("refill_choices", "can_draw_blind", "piles")
         )
         only = rules.deck_names[0]
         self.face_up_one = [self.face_up[slot, only] for slot in range(rules.face_up_slots)]
         self.blind_one = self.blind[only]
-        self.plain_keeps = defined_in(cls, "keep_options") is Rules
+        self.plain_keeps = defined_in(cls, "keep_options") is base
         # Log lines are remembered only when log_key is at least as specific as every
         # method that words an action.
         key_owner = defined_in(cls, "log_key")
         if key_owner is FastHooks:
-            key_owner = Rules
+            key_owner = base
         self.log_by_key = all(
             issubclass(key_owner, defined_in(cls, name))
             for name in ("describe", "pickup_text", "describe_extra")
         )
         self.lines: dict[Hashable, str] = {}
+        # Compiled, the base rules' claims are listed from flat tables (claim_tables).
+        self.table = ClaimTable(self) if COMPILED and ClaimTable.fits(self) else None
 
     # ----------------------------------------------------------------- hands
     def hand_memo(self, hand: dict[str, int]) -> HandMemo:
@@ -267,6 +282,16 @@ class FastPath:
         """Every claim open to ``seat`` with ``hand``: routes in map order, then payments in
         :meth:`Rules.payments` order, then pickups in :meth:`Rules.pickup_options` order."""
         rules = self.rules
+        table = self.table
+        if table is not None:
+            return list_claims(
+                table,
+                hand,
+                state.owner,
+                seat,
+                len(state.players) <= table.closes_upto,
+                state.players[seat].pieces.get(table.kind, 0),
+            )
         wilds = 0
         for w in self.wild_ids:
             wilds += hand.get(w, 0)

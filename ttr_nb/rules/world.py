@@ -39,6 +39,7 @@ from ..algorithms import tour_connected, tour_in_order
 from ..maps import Map, Route
 from ..state import GameState, PlayerState
 from .base import Rules
+from .seat_view import HIDDEN_CARD
 from .world_actions import BuildHarbor, ChooseSupply, ExchangePieces
 from .world_cards import HARBOR_SHIP_CARDS, HARBOR_TRAIN_CARDS, WorldCards
 
@@ -552,6 +553,21 @@ class WorldRules(Rules):
             if p != seat and choice is not None:
                 pick = rng.choice(options)
                 choices[p] = {TRAIN: pick.trains, SHIP: pick.ships}
+
+    secret_actions = (*Rules.secret_actions, ChooseSupply)
+
+    def seat_view_extras(self, state: GameState, viewer: int | None) -> dict[str, Any]:
+        """The ship deck's order and the supplies others chose before the reveal are secret:
+        the deck becomes placeholders, a chosen supply an empty one."""
+        out = dict(state.extras)
+        out["ship_deck"] = [HIDDEN_CARD] * len(state.extras["ship_deck"])
+        choices = state.extras.get("supply_choices")
+        if choices is not None:
+            out["supply_choices"] = [
+                c if p == viewer or c is None else {TRAIN: 0, SHIP: 0}
+                for p, c in enumerate(choices)
+            ]
+        return out
 
     def public_extras(self, state: GameState, viewer: int) -> dict[str, Any]:
         hidden = ("ship_deck", "ship_discard", "supply_choices")

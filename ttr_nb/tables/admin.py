@@ -14,15 +14,17 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from ..errors import SeatError, SeatTokenError, TableClosedError, UnknownTableError
+from ..errors import SeatError, SeatTokenError, TableClosedError, TableError, UnknownTableError
 from . import retention
-from .codes import digest
+from .codes import digest, new_code
 from .faults import store_call
-from .records import TableInfo, bot_name, check_bot, not_playing
+from .records import TableInfo, bot_name, check_bot, checked_name, not_playing
 from .schema import moves_t, seats_t, tables_t
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
+
+IDLE_S = 15 * 60.0  # a table with nothing happening this long is idle (the teacher's bulk close)
 
 
 class TableAdmin:
@@ -126,8 +128,13 @@ class TableAdmin:
 
     @store_call
     def free_seat(
-        self, table_id: int, seat: int, creator_token: str | None = None, teacher: bool = False
-    ) -> None:
+        self,
+        table_id: int,
+        seat: int,
+        creator_token: str | None = None,
+        teacher: bool = False,
+        hold_for: str | None = None,
+    ) -> str | None:
         """Free a player's seat whose player never moved (a squatter, a student who left):
         its creator, or the teacher's page.
 
@@ -135,6 +142,10 @@ class TableAdmin:
         token and seat code stop working. In a game that has started, the game waits at
         that seat until someone joins it or the creator's *Start now* puts a bot there;
         every page's game then shows the seat's new name (its moves stay as they are).
+
+        With ``hold_for`` (a player's name) the seat is kept for that player instead: nobody
+        can take it from the seat list, and the new seat code returned is what the player
+        types under *Back to my seat* (with the table code) to sit there.
 
         Raises
         ------
@@ -164,19 +175,24 @@ class TableAdmin:
                     f"{row.name} has moved at this table, so seat {seat + 1} stays theirs (a "
                     "bot can play it for them: Give to a bot)"
                 )
+            held, seat_code = None, None
+            if hold_for is not None:
+                held, seat_code = checked_name(hold_for), new_code()
             conn.execute(
                 seats_t.update()
                 .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
                 .values(
                     name=None,
                     token=None,
-                    seat_code=None,
+                    seat_code=digest(seat_code) if seat_code else None,
                     session=None,
                     last_seen=None,
                     stand_in=None,
+                    held_for=held,
                 )
             )
             self._touch(conn, table_id)
+        return seat_code
 
     @store_call
     def close_table(
@@ -206,12 +222,60 @@ class TableAdmin:
     # ---------------------------------------------------------------- the teacher
     @store_call
     def list_tables(self, limit: int = 200) -> list[TableInfo]:
-        """The most recently active tables first (at most ``limit``)."""
+        """At most ``limit`` tables: the ones playing first, then the ones waiting for
+        players, then the rest, each the most recently active first (so a class's games
+        stay on the teacher's list however many empty tables someone opens)."""
+        rank = sa.case(
+            (tables_t.c.status == "playing", 0), (tables_t.c.status == "open", 1), else_=2
+        )
         with self._read() as conn:
             rows = conn.execute(
-                sa.select(tables_t).order_by(tables_t.c.updated.desc()).limit(limit)
+                sa.select(tables_t).order_by(rank, tables_t.c.updated.desc()).limit(limit)
             ).all()
             return [self._info(conn, row) for row in rows]
+
+    @store_call
+    def origins(self, table_ids: list[int]) -> dict[int, str | None]:
+        """The client address each table was opened from (the teacher's bulk close)."""
+        if not table_ids:
+            return {}
+        with self._read() as conn:
+            rows = conn.execute(
+                sa.select(tables_t.c.id, tables_t.c.creator_address).where(
+                    tables_t.c.id.in_(table_ids)
+                )
+            ).all()
+        return {row.id: row.creator_address for row in rows}
+
+    @store_call
+    def close_many(self, which: str, address: str | None = None) -> int:
+        """The teacher closes tables in bulk; returns how many.
+
+        ``which``: ``"waiting"`` (every table still waiting for players), ``"idle"``
+        (waiting or playing, with nothing happening for :data:`IDLE_S`), or ``"address"``
+        (every open or playing table opened from the client ``address``). The teacher's own
+        tables are left alone.
+        """
+        now = self.clock()
+        running = tables_t.c.status.in_(("open", "playing"))
+        mine = sa.or_(tables_t.c.by_teacher.is_(None), tables_t.c.by_teacher.is_(False))
+        if which == "waiting":
+            chosen = sa.and_(tables_t.c.status == "open", mine)
+        elif which == "idle":
+            chosen = sa.and_(running, mine, tables_t.c.updated < now - IDLE_S)
+        elif which == "address" and address:
+            chosen = sa.and_(running, mine, tables_t.c.creator_address == address)
+        else:
+            raise TableError("close tables that are waiting, idle, or from an address")
+        with self._tx() as conn:
+            ids = list(conn.execute(sa.select(tables_t.c.id).where(chosen)).scalars())
+            if ids:
+                conn.execute(
+                    tables_t.update()
+                    .where(tables_t.c.id.in_(ids))
+                    .values(status="closed", version=tables_t.c.version + 1, updated=now)
+                )
+        return len(ids)
 
     @store_call
     def purge(self, now: float | None = None) -> int:

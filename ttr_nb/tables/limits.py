@@ -13,13 +13,16 @@ moment cannot all pass a limit that only some of them may.
 
 **The figures** (:class:`Limits`). A join code is one of 31⁶ = 887,503,681. With ``n`` open
 tables, a guess finds one with probability n / 887,503,681, so finding one takes about
-887,503,681 / (n + 1) guesses: 1.77 million with 500 open tables. One address may make 100
-wrong guesses an hour (20 a minute), so that takes it 17,700 hours, about 2 years, on
-average, and the chance of finding any table within a 1-hour lesson is 0.006% (with 30
-open tables, 33 years and 0.0003%). A class behind one school address (NAT) shares the
-address's allowance: 100 typos an hour is far more than a class makes, but somebody on the
-school's own network who guesses can use it up for an hour, and then that address waits.
-IPv6 addresses count per /64 network (one household or machine has a whole /64).
+887,503,681 / (n + 1) guesses: 1.77 million with 500 open tables. One address may make 60
+wrong guesses in ten minutes (20 a minute), 360 an hour, so that takes it 4,900 hours, about
+200 days, on average, and the chance of finding any table within a 1-hour lesson is 0.02%
+(with 30 open tables, 9 years and 0.001%). A class behind one school address (NAT) shares
+the address's allowance: 60 typos in ten minutes is far more than a class makes, but
+somebody on the school's own network who guesses can use it up, and then that address
+waits, ten minutes at most (an hourly window locked a school out for most of an hour). A
+class on JupyterHub counts per hub user instead, and behind a trusted proxy the server sees
+each visitor's own address. IPv6 addresses count per /64 network (one household or machine
+has a whole /64).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from ..errors import TableError, TooManyAttemptsError
 from .schema import events_t
 
 MINUTE = 60.0
+TEN_MINUTES = 600.0
 HOUR = 3600.0
 UNKNOWN_ADDRESS = "unknown"  # pages whose address the server did not pass on share one
 _LOCK_KEY = zlib.crc32(b"ttr-nb table limits")  # pg_advisory_xact_lock's key
@@ -55,12 +59,15 @@ class Limits:
     wrong_codes_per_page_minute: int = 8
     wrong_codes_per_page_hour: int = 30
     wrong_codes_per_address_minute: int = 20
-    wrong_codes_per_address_hour: int = 100
+    wrong_codes_per_address_10_minutes: int = 60
     tables_per_page_hour: int = 10
     tables_per_address_hour: int = 60
     seats_per_page_hour: int = 10
     seats_per_address_hour: int = 150
+    waiting_tables_per_page: int = 3  # tables waiting for players, opened from one page
+    waiting_tables_per_address: int = 10  # ... from one address (these bite long before:)
     open_tables: int = 500  # tables waiting or playing, over the whole server
+    teacher_room: int = 50  # more open tables the teacher may still open past that
 
     @classmethod
     def off(cls) -> Limits:
@@ -138,7 +145,7 @@ def check_codes(conn: Connection, limits: Limits, who: Visitor, now: float) -> N
             ("page", MINUTE, limits.wrong_codes_per_page_minute),
             ("address", MINUTE, limits.wrong_codes_per_address_minute),
             ("page", HOUR, limits.wrong_codes_per_page_hour),
-            ("address", HOUR, limits.wrong_codes_per_address_hour),
+            ("address", TEN_MINUTES, limits.wrong_codes_per_address_10_minutes),
         ],
     )
     if hit is None:
@@ -153,7 +160,12 @@ def check_codes(conn: Connection, limits: Limits, who: Visitor, now: float) -> N
             ("address", MINUTE, limits.wrong_codes_per_address_minute),
         ],
     )
-    wait = "a minute" if minute else "up to an hour"
+    if minute:
+        wait = "a minute"
+    elif hit == "address":
+        wait = "up to ten minutes"
+    else:
+        wait = "up to an hour"
     place = "this page" if hit == "page" else "this network address"
     raise TooManyAttemptsError(
         f"too many wrong codes were typed from {place} lately: wait {wait}, then check the "

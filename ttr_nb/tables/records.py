@@ -24,6 +24,7 @@ class SeatInfo:
     name: str | None  # None: a human seat nobody has taken yet (or one that was freed)
     away: bool = False  # a human not seen for AWAY_AFTER_S
     stand_in: str | None = None  # the bot kind playing for an absent human
+    held_for: str | None = None  # a freed seat kept for this player (only its seat code takes it)
 
     @property
     def free(self) -> bool:
@@ -106,19 +107,23 @@ def bot_name(kind: str, seat: int) -> str:
 
 
 def checked_name(name: Any) -> str:
-    """A person's name for a seat, stripped; refused when empty, too long, unprintable, or
-    when it reads as a bot's (:func:`~ttr_nb.tables.names.is_bot_name`)."""
+    """A person's name for a seat, cleaned (:func:`~ttr_nb.tables.names.clean_name`);
+    refused when empty, too long, unprintable, without a visible character, or when it
+    reads as a bot's (:func:`~ttr_nb.tables.names.is_bot_name`)."""
     try:
         checked_names([name, "x"])
     except PlayerNameError as exc:
         raise SeatError(f"your name {exc.reason}") from None
     except ValueError as exc:
         raise SeatError(str(exc)) from None
-    from .names import is_bot_name
+    from .names import clean_name, is_bot_name, name_problem
 
+    problem = name_problem(name)
+    if problem is not None:
+        raise SeatError(f"your name {problem}")
     if is_bot_name(name):
         raise SeatError(
-            f"{name.strip()} reads as a bot's name (bots' seats are called Bot 2 and the "
+            f"{clean_name(name)} reads as a bot's name (bots' seats are called Bot 2 and the "
             "like): choose another name"
         )
-    return name.strip()
+    return clean_name(name)

@@ -8,14 +8,15 @@ and keeps its players' tickets secret.
 Examples
 --------
 >>> from ttr_nb.tables import TableStore
+>>> from ttr_nb.tables.referee import Referee
 >>> store = TableStore("sqlite://")
->>> made = store.create_table("usa", ["random", "greedy"], None, session="t", seed=3)
->>> from ttr_nb.tables.client import TableClient
->>> TableClient(store, made.table_id).move_bots(max_moves=10)
-10
->>> rows = class_results(store)
+>>> made = store.create_table("usa", ["human", "greedy"], "Ann", session="t", seed=3)
+>>> referee = Referee(store)
+>>> keep = referee.view(made.table_id, 0)["legal"][0]
+>>> _ = referee.play(made.table_id, 0, keep, token=made.token, session="t")
+>>> rows = class_results(store, referee)
 >>> [(r["player"], r["status"], r["moves"]) for r in rows]
-[('Bot 1 (random)', 'playing', 10), ('Bot 2 (greedy)', 'playing', 10)]
+[('Ann', 'playing', 1), ('Bot 2 (greedy)', 'playing', 1)]
 >>> results_csv(rows).splitlines()[0].split(",")[:6]
 ['table', 'map', 'status', 'seat', 'player', 'kind']
 """
@@ -27,9 +28,9 @@ import io
 from typing import Any
 
 from ..errors import CorruptMoveError, TableError
-from .client import TableClient
 from .codes import show_code
 from .records import Move, TableInfo
+from .referee import Referee
 from .schema import PLAYER_MADE
 from .store import TableStore
 
@@ -41,14 +42,14 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as
 
 def class_results(
     store: TableStore,
-    clients: dict[int, TableClient] | None = None,
+    referee: Referee | None = None,
     limit: int = 200,
     problems: list[TableError] | None = None,
 ) -> list[dict[str, Any]]:
     """One row per seat of every started table (the most recently active ``limit`` tables).
 
-    ``clients`` caches a :class:`TableClient` per table id (the teacher's page keeps them,
-    so a refresh only replays the new moves). A table whose log is damaged
+    ``referee`` keeps the tables' games (the table service's own, so a refresh only
+    replays the new moves). A table whose log is damaged
     (:class:`~ttr_nb.errors.CorruptMoveError`) gives no rows; its error goes to
     ``problems`` (which table, which move), and the other tables' rows are exported as
     usual.
@@ -57,23 +58,17 @@ def class_results(
     score (routes and the other points scored during play); which tickets a player has
     completed stays secret until the end, as it is at the table.
     """
-    clients = {} if clients is None else clients
+    referee = referee or Referee(store)
     rows: list[dict[str, Any]] = []
     for info in store.list_tables(limit):
         if info.status == "open":
             continue
         try:
-            client = clients.get(info.table_id)
-            if client is None:
-                client = clients[info.table_id] = TableClient(store, info.table_id)
-            else:
-                client.sync()
+            info, game = referee.full_game(info.table_id)
         except CorruptMoveError as exc:
-            clients.pop(info.table_id, None)
             if problems is not None:
                 problems.append(exc)
             continue
-        game = client.game
         if game is None:
             continue
         stand_ins = _stand_ins(store.moves(info.table_id), info)

@@ -26,7 +26,10 @@ tables_t = sa.Table(
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("code", sa.String(12), nullable=False, unique=True),
     sa.Column("map", sa.String(64), nullable=False),
-    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),  # tables made before "deal": their seed
+    # The deal's seed, as decimal text: 128 random bits from `secrets`, more than the 64-bit
+    # column above holds (a table made before this column has its seed there, and NULL here).
+    sa.Column("deal", sa.Text),
     sa.Column("coach", sa.Boolean, nullable=False, default=True),
     sa.Column("status", sa.String(12), nullable=False),  # open, playing, over, closed
     sa.Column("creator", sa.String(64), nullable=False),  # digest of the creator's token
@@ -34,8 +37,12 @@ tables_t = sa.Table(
     sa.Column("version", sa.Integer, nullable=False, default=0),  # bumped by every change
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("updated", sa.Float, nullable=False, index=True),  # retention, the teacher's list
-    sa.Column("bot_lease", sa.String(64)),
+    sa.Column("bot_lease", sa.String(64)),  # unused since the table service moves the bots
     sa.Column("bot_lease_until", sa.Float),
+    # Who opened the table (the teacher's bulk close by address; the caps on waiting tables).
+    sa.Column("creator_page", sa.String(64)),
+    sa.Column("creator_address", sa.String(64)),
+    sa.Column("by_teacher", sa.Boolean),
     # Never give a deleted table's id to a new one (SQLite would reuse the highest): a page
     # still showing the old table must not find another there.
     sqlite_autoincrement=True,
@@ -53,6 +60,8 @@ seats_t = sa.Table(
     sa.Column("session", sa.String(64)),  # the page that holds the seat now
     sa.Column("last_seen", sa.Float),
     sa.Column("stand_in", sa.String(MAX_KIND_CHARS)),  # a bot kind playing the seat for its human
+    # A freed seat kept for a named player: only its (new) seat code takes it.
+    sa.Column("held_for", sa.String(4 * MAX_NAME_CHARS)),
 )
 
 moves_t = sa.Table(
@@ -99,12 +108,25 @@ def create_schema(engine: Engine) -> None:
     if not {t.name for t in metadata.sorted_tables} <= existing:
         metadata.create_all(engine)
     present = {c["name"] for c in inspector.get_columns("ttr_moves")}
+    table_columns = {c["name"] for c in inspector.get_columns("ttr_tables")}
     indexes = {i["name"] for i in inspector.get_indexes("ttr_tables")}
     changes = []
     if "why" not in present:
         changes.append("ALTER TABLE ttr_moves ADD COLUMN why TEXT")
     if "made_by" not in present:
         changes.append(f"ALTER TABLE ttr_moves ADD COLUMN made_by VARCHAR({MAX_KIND_CHARS})")
+    if "deal" not in table_columns:
+        changes.append("ALTER TABLE ttr_tables ADD COLUMN deal TEXT")
+    for column, kind in (
+        ("creator_page", "VARCHAR(64)"),
+        ("creator_address", "VARCHAR(64)"),
+        ("by_teacher", "BOOLEAN"),
+    ):
+        if column not in table_columns:
+            changes.append(f"ALTER TABLE ttr_tables ADD COLUMN {column} {kind}")
+    seat_columns = {c["name"] for c in inspector.get_columns("ttr_seats")}
+    if "held_for" not in seat_columns:
+        changes.append(f"ALTER TABLE ttr_seats ADD COLUMN held_for VARCHAR({4 * MAX_NAME_CHARS})")
     if "ix_ttr_tables_updated" not in indexes:
         changes.append("CREATE INDEX IF NOT EXISTS ix_ttr_tables_updated ON ttr_tables (updated)")
     if "ttr_wrong_codes" in existing:

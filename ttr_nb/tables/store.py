@@ -1,7 +1,7 @@
 """Shared tables in a database: a table is its settings plus an append-only, numbered move log.
 
-Map, seed and moves decide a game, so that is all a table stores; every page that shows the
-table rebuilds the game from them (:class:`~ttr_nb.tables.client.TableClient`). A move is
+Map, seed and moves decide a game, so that is all a table stores; the table service's referee
+rebuilds the game from them (:class:`~ttr_nb.tables.referee.Referee`). A move is
 stored only if it is the next number: two clicks that race for the same number cannot both
 land, the loser is told the table moved on (:class:`~ttr_nb.errors.StaleMoveError`), and
 nothing is applied twice.
@@ -12,8 +12,9 @@ pages of one class run on several machines. Pages learn of changes by a cheap po
 row (:meth:`TableStore.version`). Reading never needs a write transaction, so a read-only
 store still shows its tables.
 
-Secrets (seat tokens, seat codes, the creator's token) are stored as SHA-256 digests only;
-the seed never leaves the store while a game runs except to rebuild it inside the server.
+Secrets (seat tokens, seat codes, the creator's token) are stored as SHA-256 digests only.
+Only the table service opens the store (:mod:`.service`): the seed never leaves it while a
+game runs.
 
 What one visitor may do is limited per page and per client address (:mod:`.limits`); old
 tables go after a retention period, and the store's size is bounded (:mod:`.retention`); a
@@ -38,7 +39,7 @@ from __future__ import annotations
 
 import json
 import os
-import random
+import secrets
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -100,11 +101,19 @@ __all__ = [
 
 URL_ENV = "TTR_TABLES_URL"
 MAX_OPEN_TABLES = Limits().open_tables
-WAITING_COUNTS_S = 2 * 3600.0  # a table waiting for players counts as open this long
+WAITING_COUNTS_S = 3600.0  # a table waiting for players counts as open this long
 PLAYING_COUNTS_S = 86400.0  # ... a table playing, this long after its last move
 MAX_ACTION_CHARS = 2_000  # one action as JSON; real ones are under 200
 MAX_WHY_CHARS = 8_000  # a bot's record of one move; real ones are under 2,000
 WRONG_CODES_PER_PAGE = Limits().wrong_codes_per_page_minute
+
+
+SEED_BITS = 128  # a deal's seed: far beyond any search through seeds (issue 49's was 30 bits)
+
+
+def new_seed() -> int:
+    """A fresh deal's seed: :data:`SEED_BITS` random bits from :mod:`secrets`."""
+    return secrets.randbits(SEED_BITS)
 
 
 def default_url() -> str:
@@ -121,11 +130,40 @@ def default_url() -> str:
 
 
 def open_store(factory: Callable[[], Any] | None = None) -> Any:
-    """A page's table store: ``factory()`` (tests, a teacher's own), else the server's,
-    with every call bounded in time (:class:`~ttr_nb.tables.bounded.BoundedStore`) and the
-    page's client address (:mod:`.visitor`) counted by the limits.
+    """Open a page's table store, every call bounded in time.
 
-    Raises :class:`~ttr_nb.errors.StoreFaultError` when the store cannot be opened.
+    The store holds the shared tables, their seats and move logs. Each call runs on a
+    worker thread and waits at most its deadline
+    (:class:`~ttr_nb.tables.bounded.BoundedStore`), so a stuck database never freezes a
+    page; the page's client address (:mod:`.visitor`) is counted by the limits.
+
+    Parameters
+    ----------
+    factory : callable, optional
+        Makes the store (tests and a teacher's own store pass one); by default the
+        server's: :class:`TableStore` at ``$TTR_TABLES_URL`` (:func:`default_url`).
+
+    Returns
+    -------
+    BoundedStore
+        The store's methods (:class:`TableStore`), each bounded in time.
+
+    Raises
+    ------
+    StoreFaultError
+        When the store cannot be opened (:class:`~ttr_nb.errors.StoreFaultError`).
+
+    Examples
+    --------
+    A table in a store held in memory: Ann takes the first seat, a greedy bot the other,
+    and the game starts:
+
+    >>> store = open_store(lambda: TableStore("sqlite://"))
+    >>> seated = store.create_table("usa", ["human", "greedy"], "Ann", session="page-1")
+    >>> table = store.table(seated.code)
+    >>> table.map, table.status, [seat.name for seat in table.seats]
+    ('usa', 'playing', ['Ann', 'Bot 2 (greedy)'])
+    >>> store.dispose()
     """
     from .bounded import BoundedStore
 
@@ -223,13 +261,17 @@ class TableStore(TableAdmin):
         coach: bool = True,
         seed: int | None = None,
         address: str | None = None,
+        teacher: bool = False,
     ) -> Seated:
         """Open a table; its creator takes the first human seat (when ``creator_name`` is
         given) and gets the creator's token (give seats to bots, start, free a seat, close).
 
         ``seats`` lists each seat's kind: ``"human"`` (a player who joins) or a bot kind.
         When every human seat is taken the game starts. One page and one address may open
-        only so many tables an hour (:class:`~.limits.Limits`), closed ones included.
+        only so many tables an hour, closed ones included, and keep only so many waiting
+        for players at once (:class:`~.limits.Limits`); these bite long before the
+        server's own cap on open tables, past which only the ``teacher`` may still open
+        a few.
         """
         from ..rules import playable_maps  # the rules import the maps at start-up
 
@@ -250,9 +292,11 @@ class TableStore(TableAdmin):
         creator_token = new_token()
         with self._tx() as conn:
             limits.lock(conn)
-            self._check_open_tables(conn, now)
-            limits.check_new(conn, self.limits, "table", who, now)
-            if creator_name is not None:
+            if not teacher:
+                self._check_waiting(conn, who, now)
+                limits.check_new(conn, self.limits, "table", who, now)
+            self._check_open_tables(conn, now, teacher)
+            if creator_name is not None and not teacher:
                 limits.check_new(conn, self.limits, "seat", who, now)
             self._check_size(conn, now)
             code = self._unused_code(conn)
@@ -260,7 +304,8 @@ class TableStore(TableAdmin):
                 tables_t.insert().values(
                     code=code,
                     map=map_id,
-                    seed=seed if seed is not None else random.SystemRandom().randrange(10**9),
+                    seed=0,
+                    deal=str(seed if seed is not None else new_seed()),
                     coach=bool(coach),
                     status="open",
                     creator=digest(creator_token),
@@ -268,6 +313,9 @@ class TableStore(TableAdmin):
                     version=0,
                     created=now,
                     updated=now,
+                    creator_page=who.page[:64],
+                    creator_address=who.address,
+                    by_teacher=bool(teacher),
                 )
             ).inserted_primary_key[0]
             limits.record(conn, "table", who, now)
@@ -292,30 +340,56 @@ class TableStore(TableAdmin):
             self._start_if_full(conn, table_id)
         return seated
 
-    def _check_open_tables(self, conn: Connection, now: float) -> None:
+    def _check_open_tables(self, conn: Connection, now: float, teacher: bool) -> None:
         most = self.limits.open_tables
         if most <= 0:
             return
         active = conn.execute(
-            sa.select(sa.func.count())
-            .select_from(tables_t)
-            .where(
-                sa.or_(
-                    sa.and_(
-                        tables_t.c.status == "open", tables_t.c.updated > now - WAITING_COUNTS_S
-                    ),
-                    sa.and_(
-                        tables_t.c.status == "playing",
-                        tables_t.c.updated > now - PLAYING_COUNTS_S,
-                    ),
-                )
-            )
+            sa.select(sa.func.count()).select_from(tables_t).where(self._open_now(now))
         ).scalar_one()
+        if teacher and active < most + self.limits.teacher_room:
+            return
         if active >= most:
             raise TableError(
                 f"this server already has {most} open tables; ask the teacher to close "
                 "finished ones"
             )
+
+    @staticmethod
+    def _open_now(now: float) -> Any:
+        """The tables that count as open: waiting for players lately, or played lately."""
+        return sa.or_(
+            sa.and_(tables_t.c.status == "open", tables_t.c.updated > now - WAITING_COUNTS_S),
+            sa.and_(tables_t.c.status == "playing", tables_t.c.updated > now - PLAYING_COUNTS_S),
+        )
+
+    def _check_waiting(self, conn: Connection, who: Visitor, now: float) -> None:
+        """One page, and one address, keep only so many tables waiting for players."""
+        for column, value, most, place in (
+            (tables_t.c.creator_page, who.page[:64], self.limits.waiting_tables_per_page, "page"),
+            (
+                tables_t.c.creator_address,
+                who.address,
+                self.limits.waiting_tables_per_address,
+                "network address",
+            ),
+        ):
+            if most <= 0:
+                continue
+            waiting = conn.execute(
+                sa.select(sa.func.count())
+                .select_from(tables_t)
+                .where(
+                    column == value,
+                    tables_t.c.status == "open",
+                    tables_t.c.updated > now - WAITING_COUNTS_S,
+                )
+            ).scalar_one()
+            if waiting >= most:
+                raise TableError(
+                    f"this {place} already has {waiting} tables waiting for players: start "
+                    "or close one of them first"
+                )
 
     def _check_size(self, conn: Connection, now: float) -> None:
         """Past the size bound, the oldest finished, closed or idle tables go; if that is
@@ -398,7 +472,13 @@ class TableStore(TableAdmin):
         return Seated(info.table_id, info.code, seated.seat, seated.token, seated.seat_code)
 
     def _take_seat(
-        self, conn: Connection, table_id: int, seat: int, name: str, who: Visitor
+        self,
+        conn: Connection,
+        table_id: int,
+        seat: int,
+        name: str,
+        who: Visitor,
+        seat_code: str | None = None,
     ) -> Seated:
         from .names import look_alike_key
 
@@ -412,6 +492,11 @@ class TableStore(TableAdmin):
             raise SeatError(f"seat {seat + 1} is played by a bot")
         if row.name is not None:
             raise SeatError(f"seat {seat + 1} is taken (by {row.name})")
+        if row.held_for is not None:
+            raise SeatError(
+                f"seat {seat + 1} is kept for {row.held_for}: they take it with its seat code "
+                "(Back to my seat)"
+            )
         mine = [r.seat for r in rows if r.name is not None and r.session == who.page]
         if mine:
             raise SeatError(f"this page already plays seat {mine[0] + 1} at this table")
@@ -425,7 +510,7 @@ class TableStore(TableAdmin):
                     else f"{name} looks too much like {other.name}, who sits at this table: "
                     "choose a name the others can tell apart"
                 )
-        token, seat_code = new_token(), new_code()
+        token, seat_code = new_token(), seat_code or new_code()
         now = self.clock()
         done = conn.execute(
             seats_t.update()
@@ -478,9 +563,16 @@ class TableStore(TableAdmin):
 
     @store_call
     def rejoin_by_code(
-        self, code: str, seat_code: str, session: str, address: str | None = None
+        self,
+        code: str,
+        seat_code: str,
+        session: str,
+        address: str | None = None,
+        name: str | None = None,
     ) -> Seated:
-        """Come back to a seat by typing the table's code and the seat code (another device).
+        """Come back to a seat by typing the table's code and the seat code (another device),
+        or take a seat the creator kept for you (:meth:`free_seat` with ``hold_for``; the
+        seat gets the kept name, or ``name``).
 
         The seat gets a new token for this browser; the old browser's token stops working.
         Wrong codes count as in :meth:`table`.
@@ -500,6 +592,8 @@ class TableStore(TableAdmin):
                         seats_t.c.seat_code == digest(normal),
                     )
                 ).first()
+            if row is not None and row.name is None and row.held_for is not None:
+                return self._take_held(conn, row, name or row.held_for, who, normal or "")
             if row is not None:
                 token = new_token()
                 conn.execute(
@@ -510,6 +604,20 @@ class TableStore(TableAdmin):
                 return self._enter(conn, row, session, token=token)
             limits.record(conn, "code", who, now)  # committed: the refusal below keeps it
         raise SeatTokenError("no seat at this table has this seat code")
+
+    def _take_held(
+        self, conn: Connection, row: Any, name: str, who: Visitor, seat_code: str
+    ) -> Seated:
+        """The player a freed seat was kept for takes it with its seat code."""
+        name = checked_name(name)
+        conn.execute(
+            seats_t.update()
+            .where(seats_t.c.table_id == row.table_id, seats_t.c.seat == row.seat)
+            .values(held_for=None)
+        )
+        seated = self._take_seat(conn, row.table_id, row.seat, name, who, seat_code=seat_code)
+        self._start_if_full(conn, row.table_id)
+        return seated
 
     def _enter(self, conn: Connection, row: Any, session: str, token: str | None) -> Seated:
         table = conn.execute(sa.select(tables_t).where(tables_t.c.id == row.table_id)).one()
@@ -552,6 +660,30 @@ class TableStore(TableAdmin):
             )
             if was_away:  # the others' pages show them back
                 self._touch(conn, table_id)
+
+    @store_call
+    def seat_of(self, table_id: int, token: str) -> int | None:
+        """The seat of ``table_id`` that ``token`` holds now, or None (a forged token, a
+        seat freed or opened on another device since)."""
+        if not isinstance(token, str) or not 10 <= len(token) <= 100:
+            return None
+        with self._read() as conn:
+            return conn.execute(
+                sa.select(seats_t.c.seat).where(
+                    seats_t.c.table_id == table_id, seats_t.c.token == digest(token)
+                )
+            ).scalar()
+
+    @store_call
+    def is_creator(self, table_id: int, creator_token: str) -> bool:
+        """Whether ``creator_token`` is the creator's token of ``table_id``."""
+        if not isinstance(creator_token, str) or not 10 <= len(creator_token) <= 100:
+            return False
+        with self._read() as conn:
+            creator = conn.execute(
+                sa.select(tables_t.c.creator).where(tables_t.c.id == table_id)
+            ).scalar()
+        return creator is not None and creator == digest(creator_token)
 
     # ---------------------------------------------------------------- moves
     @store_call
@@ -607,7 +739,7 @@ class TableStore(TableAdmin):
         *,
         token: str | None = None,
         session: str | None = None,
-        lease: str | None = None,
+        bot: str | None = None,
         over: bool = False,
         why: dict[str, Any] | None = None,
     ) -> int:
@@ -615,9 +747,10 @@ class TableStore(TableAdmin):
         number after it (see :meth:`version`).
 
         A human's move carries the seat's ``token`` and the ``session`` of the page that
-        holds the seat; a bot's move carries the ``lease`` of the page that moves the bots
-        (:meth:`claim_bot_turn`). ``over`` marks the move that ended the game. A bot's
-        move may carry ``why``, what the bot recorded about it (kept only if it is small).
+        holds the seat; a bot's move names the ``bot`` kind that made it (only the table
+        service, which runs the bots, stores those). ``over`` marks the move that ended the
+        game. A bot's move may carry ``why``, what the bot recorded about it (kept only if
+        it is small).
 
         Raises
         ------
@@ -628,7 +761,7 @@ class TableStore(TableAdmin):
         if len(text) > MAX_ACTION_CHARS:
             raise TableError("this move is too long to be a move of this game")
         why_text = None
-        if why is not None and lease is not None:
+        if why is not None and bot is not None:
             why_text = json.dumps(why, separators=(",", ":"), ensure_ascii=False)
             if len(why_text) > MAX_WHY_CHARS:
                 why_text = None  # the move matters, its explanation does not
@@ -648,9 +781,11 @@ class TableStore(TableAdmin):
                 raise SeatError(f"this table has no seat {seat + 1}")
             bot_seat = row.stand_in or (row.kind if row.kind != "human" else None)
             if bot_seat:
-                if lease is None or table.bot_lease != lease:
+                if bot != bot_seat:
                     raise SeatError(f"seat {seat + 1} is played by a bot now")
             else:
+                if bot is not None:
+                    raise SeatError(f"seat {seat + 1} is played by its player now")
                 if row.name is None:
                     raise SeatError(f"seat {seat + 1} is free: nobody plays it now")
                 if token is None or row.token != digest(token):
@@ -668,8 +803,6 @@ class TableStore(TableAdmin):
                     version=tables_t.c.version + 1,
                     updated=now,
                     status="over" if over else "playing",
-                    bot_lease=None,
-                    bot_lease_until=None,
                 )
                 .returning(tables_t.c.version)
             ).scalar()
@@ -693,31 +826,6 @@ class TableStore(TableAdmin):
                     .values(last_seen=now)
                 )
         return version
-
-    @store_call
-    def claim_bot_turn(self, table_id: int, number: int, holder: str, seconds: float) -> bool:
-        """Ask to compute the bots' move ``number``; True for exactly one page at a time.
-
-        The lease lasts ``seconds`` (the bot's thinking time and some): if that page goes
-        away, another page may take the turn after it.
-        """
-        now = self.clock()
-        with self._tx() as conn:
-            done = conn.execute(
-                tables_t.update()
-                .where(
-                    tables_t.c.id == table_id,
-                    tables_t.c.moves == number - 1,
-                    tables_t.c.status == "playing",
-                    sa.or_(
-                        tables_t.c.bot_lease.is_(None),
-                        tables_t.c.bot_lease_until < now,
-                        tables_t.c.bot_lease == holder,
-                    ),
-                )
-                .values(bot_lease=holder, bot_lease_until=now + seconds)
-            ).rowcount
-        return done == 1
 
     # ---------------------------------------------------------------- retention
     def _purge_now_and_then(self, now: float) -> None:
@@ -753,10 +861,11 @@ class TableStore(TableAdmin):
                         and (s.last_seen is None or now - s.last_seen > AWAY_AFTER_S)
                     ),
                     stand_in=s.stand_in,
+                    held_for=s.held_for,
                 )
                 for s in seats
             ),
-            seed=row.seed,
+            seed=int(row.deal) if row.deal else row.seed,
         )
 
     def _touch(self, conn: Connection, table_id: int) -> None:

@@ -16,7 +16,9 @@
 * :mod:`ttr_nb.teaching.solutions` — the worked solutions, folded away in the
   lessons and run against the checks;
 * :mod:`ttr_nb.teaching.curriculum` — the course for teachers: order, goals,
-  prerequisites, estimated times and exercises to assign.
+  prerequisites, estimated times and exercises to assign;
+* :mod:`ttr_nb.teaching.integer_programs` — small integer programs written by hand
+  (lesson 12's primer and exercise 12a) and the check of that exercise.
 
 Nothing is imported here, so importing one module never pulls in the others
 (or the widgets): ``from ttr_nb.teaching import scenarios, quiz``.

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +24,7 @@ __all__ = [
     "READING_WORDS_PER_MINUTE",
     "Lesson",
     "check",
+    "course_list",
     "estimate_minutes",
     "teacher_table",
 ]
@@ -64,8 +66,9 @@ class Lesson:
 
 
 RULES = "rules_usa_1_setup_and_cards.ipynb"
-G21 = "graphs_2_connectivity_1_bfs_and_dfs.ipynb"  # lessons 2 and 3 come in two parts each
+G21 = "graphs_2_connectivity_1_bfs_and_dfs.ipynb"  # lessons 2, 3 and 12 come in two parts each
 G31 = "graphs_3_planning_1_dijkstra.ipynb"
+G121 = "graphs_12_best_game_1_integer_programs.ipynb"  # lesson 12 too
 LESSONS: tuple[Lesson, ...] = (
     Lesson(
         RULES,
@@ -245,17 +248,31 @@ LESSONS: tuple[Lesson, ...] = (
         "11a in class; a tournament question of the students' own for homework.",
     ),
     Lesson(
-        "graphs_12_best_game.ipynb",
-        "12 · The best possible game: integer programming",
+        G121,
+        "12.1 · The best possible game: linear and integer programs",
         (
-            "state a prize-collecting Steiner forest as a mixed-integer program",
-            "explain an LP relaxation's bound and why integrality matters",
-            "write connectivity as flows or as cuts added when violated",
+            "state a linear program and an integer program, and read a solver's bound and gap",
+            "write the best game within a budget as a mixed-integer program, variable by variable",
+            "write connectivity as cuts or as flows, and explain why the relaxation's bound "
+            "depends on it",
             "check a solver's answer independently",
         ),
         ("graphs_5_steiner.ipynb", "graphs_9_blocking.ipynb"),
-        ("Exercise 12a", "Exercise 12b"),
-        "12a in class, 12b for homework.",
+        ("Exercise 12a",),
+        "12a in class: the model of a board of five places, checked against every game.",
+    ),
+    Lesson(
+        "graphs_12_best_game_2_cuts_and_budgets.ipynb",
+        "12.2 · The best possible game: cuts, every budget, a proof",
+        (
+            "add cuts when violated",
+            "tell a proven optimum from a bound",
+            "prove a forest no better than one network by a knapsack over smaller budgets",
+            "read counts over tied optima with care",
+        ),
+        (G121,),
+        ("Exercise 12b", "Exercise 12c"),
+        "12b in class, 12c for homework.",
     ),
     Lesson(
         "graphs_13_balance_by_simulation.ipynb",
@@ -268,19 +285,6 @@ LESSONS: tuple[Lesson, ...] = (
         ("graphs_11_simulation_lab.ipynb",),
         ("Exercise 13a",),
         "13a in class; the other maps' figures as a discussion.",
-    ),
-    Lesson(
-        "graphs_14_stations_and_tunnels.ipynb",
-        "14 · Stations and tunnels",
-        (
-            "find a cheapest path with at most one borrowed route (Dijkstra on two layers)",
-            "choose several stations' routes together, and show where greedy fails",
-            "compute a tunnel's expected extra cards and check it by simulation",
-        ),
-        (RULES, G31),
-        (),
-        "In class: the Try it cells; the Europe rules first help (or Rules 5 and a short "
-        "introduction to tunnels and stations).",
     ),
     Lesson(
         "rules_europe_1_setup_and_tickets.ipynb",
@@ -315,6 +319,18 @@ LESSONS: tuple[Lesson, ...] = (
         ("rules_europe_2_ferries_and_tunnels.ipynb",),
         ("quiz",),
         "The quiz as a short test (8 questions).",
+    ),
+    Lesson(
+        "graphs_14_stations_and_tunnels.ipynb",
+        "14 · Stations and tunnels",
+        (
+            "find a cheapest path with at most one borrowed route (Dijkstra on two layers)",
+            "choose several stations' routes together, and show where greedy fails",
+            "compute a tunnel's expected extra cards and check it by simulation",
+        ),
+        (G31, "graphs_11_simulation_lab.ipynb", "rules_europe_3_stations_end_and_quiz.ipynb"),
+        ("Exercise 14a",),
+        "14a in class or for homework; the Try it cells in class.",
     ),
     Lesson(
         "rules_germany_1_setup_and_passengers.ipynb",
@@ -479,6 +495,29 @@ def teacher_table(notebooks: str | Path) -> str:
     return "\n".join(rows)
 
 
+# An exercise's heading in a notebook ("### Exercise 12a: ...", "**Exercise 14a: ...**").
+EXERCISE_HEADING = re.compile(r"^(?:#+ |\*\*)Exercise (\d+[a-z])\b", re.M)
+
+
+def course_list() -> str:
+    """Every lesson in teaching order as a numbered Markdown list: title, notebook and goals.
+
+    The documentation's lesson page includes it (written at each docs build), so the page
+    names every lesson of :data:`LESSONS` and no other.
+
+    Examples
+    --------
+    >>> course_list().splitlines()[0]
+    '1. **Rules 1: setting up and drawing cards** (`rules_usa_1_setup_and_cards`): state the \
+goal and the three ways to score; set up a game and draw cards correctly.'
+    """
+    lines = []
+    for lesson in LESSONS:
+        stem = lesson.notebook.removesuffix(".ipynb")
+        lines.append(f"1. **{lesson.title}** (`{stem}`): {'; '.join(lesson.goals)}.")
+    return "\n".join(lines) + "\n"
+
+
 # The pages that are not lessons: the app, the index, the teacher's page over shared tables.
 NOT_LESSONS = ("app.ipynb", "index.ipynb", "teacher.ipynb")
 
@@ -487,7 +526,8 @@ def check(notebooks: str | Path, *, rules_limit: int = 30, graph_limit: int = 70
     """Check the course against the notebooks; return a summary, raise ValueError if wrong.
 
     Every notebook but the pages of :data:`NOT_LESSONS` is a lesson, in :data:`LESSONS`; each listed
-    exercise heading appears in its notebook; prerequisites come earlier in the
+    exercise heading appears in its notebook, and each exercise heading of a notebook is
+    listed; prerequisites come earlier in the
     course; every rules part fits in `rules_limit` minutes and every graph
     lesson (or part of one) in `graph_limit`, one class.
     """
@@ -502,6 +542,9 @@ def check(notebooks: str | Path, *, rules_limit: int = 30, graph_limit: int = 70
         for heading in lesson.exercises:
             if heading.lower() not in text.lower():
                 problems.append(f"{lesson.notebook}: no {heading!r}")
+        for found in EXERCISE_HEADING.findall(text):
+            if f"Exercise {found}" not in lesson.exercises:
+                problems.append(f"{lesson.notebook}: Exercise {found} is not listed")
         for before in lesson.prerequisites:
             if before not in names[:i]:
                 problems.append(f"{lesson.notebook}: prerequisite {before} does not come earlier")

@@ -181,8 +181,13 @@ def station_building() -> Game:
 
 
 def borrowing() -> Game:
-    """Near the end: Ada's tickets Paris–Wien (8) and Zürich–Budapest (6) are cut off by
-    Ben's routes into Wien; she has stations in München and Wien, and is down to 2 trains."""
+    """Near the end of a 3-player game: Ada's tickets Paris–Wien (8) and Zürich–Budapest (6)
+    are cut off, every route into Wien being Ben's or Cleo's, closed, or longer than her
+    2 trains; she has stations in München and Wien.
+
+    A legal position: Ben holds the red track of Budapest–Wien, so its white track is
+    closed (with 2 or 3 players only one track of a double route may be claimed).
+    """
     game = _emptied(started())
     state = game.state
     sc.set_tickets(
@@ -204,7 +209,7 @@ def borrowing() -> Game:
             route_id(game, "wien", "zagrab"),
         ],
     )
-    sc.give_routes(game, 2, [route_id(game, "wien", "budapest", "white")])
+    sc.give_routes(game, 2, [route_id(game, "berlin", "wien")])
     state.extras[STATIONS] = {"muenchen": 0, "wien": 0}
     state.players[0].extras[LEFT] = 1
     sc.set_trains(game, 0, 2)
@@ -313,16 +318,20 @@ EUROPE_QUIZ = Quiz(
             "What is a station for?",
         ),
         _q(
-            "Ada and Ben tie on points and on completed tickets. Ada built 2 stations, Ben 1; "
-            "Ada holds the European Express. Who wins?",
+            "Ada and Ben tie on points and on completed tickets. Ada built 2 stations and each "
+            "of them borrowed a route at the end; Ben built 1, which borrowed one too. Ada "
+            "holds the European Express. Who wins?",
             [
                 "Ada: she holds the European Express.",
-                "Ben: he built fewer stations.",
+                "Ben: he used fewer stations.",
                 "They share the victory.",
             ],
-            "f7ba24f73305",
-            "Ties go to the most completed tickets, then to the fewest stations built, and only "
-            "then to the European Express.",
+            "33c9acb0227f",
+            "Ties go to the most completed tickets, then to the fewest stations used, and only "
+            "then to the European Express. Here every station built borrowed a route, so it "
+            "was used in every reading. A station that borrowed nothing counts as used too in "
+            "this engine, which counts the stations built: a house rule, since the rulebook "
+            "does not say (section 12).",
             "There are three tie-breakers, in a set order.",
         ),
     ],

@@ -2,8 +2,9 @@
 
 :func:`check_station_spaces` runs the learner's ``station_spaces`` on small made-up
 boards that hide the traps (a second borrowed route, a borrowed route that does not
-pay) and on made-up networks of the Europe board, against the engine's own search
-(:func:`ttr_nb.rules.europe_stations.station_path`); it reports as every check of
+pay, the two tracks of a double route) and on made-up networks of the Europe board,
+against the engine's own search (:func:`ttr_nb.rules.europe_stations.station_path`);
+it reports as every check of
 :mod:`ttr_nb.teaching.exercises` does.
 """
 
@@ -36,6 +37,22 @@ TOY_CASES: tuple[tuple[frozenset[int], frozenset[int], str, str, str], ...] = (
 )
 
 
+# A double route whose two tracks differ: one open (3 spaces), the other the player's or
+# another player's. A search that keeps one route per pair of cities (a dict keyed by the
+# neighbour, an ``nx.Graph``) loses one of the tracks, whichever order they come in.
+DOUBLE: Board = ((11, "A", "B", 3), (12, "A", "B", 3), (13, "B", "C", 2))
+DOUBLE_CASES: tuple[tuple[frozenset[int], frozenset[int], str], ...] = (
+    (frozenset(), frozenset({12}), "their track listed second"),
+    (frozenset(), frozenset({11}), "their track listed first"),
+    (frozenset({12}), frozenset(), "your track listed second"),
+    (frozenset({11}), frozenset(), "your track listed first"),
+)
+PARALLEL_HINT = (
+    " Two routes may join the same two cities (a double route), one open and the other yours "
+    "or theirs: keep every route, not one per pair of cities."
+)
+
+
 def _want(board: Board, own: Collection[int], theirs: Collection[int], a: str, b: str) -> Any:
     found = station_path(board, a, b, own, theirs)
     return None if found is None else found.spaces
@@ -61,6 +78,13 @@ def check_station_spaces(
             if got != want:
                 raise _Wrong(f"{label}: expected {want}, got {got!r}.")
             cases += 1
+        for own, theirs, about in DOUBLE_CASES:
+            label = f"On a double route A=B (routes 11 and 12, {about}), A to C"
+            got = _call(fn, list(DOUBLE), set(own), set(theirs), "A", "C", case=label)
+            want = _want(DOUBLE, own, theirs, "A", "C")
+            if got != want:
+                raise _Wrong(f"{label}: expected {want}, got {got!r}.{PARALLEL_HINT}")
+            cases += 1
         europe = _map("europe")
         board = [(r.id, r.a, r.b, r.length) for r in europe.routes]
         rng = case_rng(1212)
@@ -76,7 +100,9 @@ def check_station_spaces(
             got = _call(fn, list(board), set(own), set(theirs), a, b, case=label)
             want = _want(board, own, theirs, a, b)
             if got != want:
-                raise _Wrong(f"{label}: expected {want}, got {got!r}.")
+                double = any(len(europe.parallel(europe.route_by_id[r])) for r in own | theirs)
+                hint = PARALLEL_HINT if double else ""
+                raise _Wrong(f"{label}: expected {want}, got {got!r}.{hint}")
             cases += 1
         return cases
 

@@ -210,11 +210,19 @@ def _euler_cases() -> list[tuple[str, list[tuple], Hashable]]:
             [tuple(pair) for pair in itertools.combinations("ABCDE", 2)],
             "A",
         ),
+        # Parallel routes: the two tracks of a double route are two routes to walk.
+        ("a double route A=B alone", [("A", "B"), ("B", "A")], "A"),
+        (
+            "a triangle with a double route C=D hanging from it",
+            [("A", "B"), ("B", "C"), ("C", "A"), ("C", "D"), ("C", "D")],
+            "D",
+        ),
     ]
     rng = case_rng(81)
     for name in MAPS:
         game_map = _map(name)
         graph = nx.Graph((r.a, r.b) for r in game_map.routes)
+        doubles = sorted({r.ends for r in game_map.routes if game_map.parallel(r)})
         for k in (2, 4, 6):
             routes = even_network(graph, rng, k)
             if routes:
@@ -222,6 +230,21 @@ def _euler_cases() -> list[tuple[str, list[tuple], Hashable]]:
                 cases.append(
                     (f"a made-up {game_map.name} network of {len(routes)} routes", routes, start)
                 )
+        # Both tracks of every double route that touches a network and is not in it yet.
+        routes = even_network(graph, rng, 4)
+        places = {p for r in routes for p in r}
+        links = {frozenset(r) for r in routes}
+        extra = [d for d in doubles if set(d) & places and frozenset(d) not in links]
+        routes = routes + [d for d in extra for _ in range(2)]
+        if extra:
+            cases.append(
+                (
+                    f"a made-up {game_map.name} network of {len(routes)} routes, with both tracks "
+                    f"of {len(extra)} double routes",
+                    routes,
+                    rng.choice(sorted(places)),
+                )
+            )
     return cases
 
 
@@ -281,6 +304,36 @@ def check_odd_cities(odd_cities: Callable[[list[tuple]], Iterable[Hashable]]) ->
     return _run(check, odd_cities, "finds the odd places")
 
 
+PARALLEL_ROUTES = (
+    " The two tracks of a double route are two routes, and the walk uses each one: keep the "
+    "routes apart by their position in the list (a graph that keeps one edge per pair of "
+    "places, such as nx.Graph, loses a track)."
+)
+
+
+def _one_circuit(fn: Callable, case: str, routes: list[tuple], start: Hashable) -> None:
+    label = f"On {case}, from {start!r}"
+    got = _call(fn, list(routes), start, case=label)
+    try:
+        walk = list(got)
+    except TypeError:
+        raise _Wrong(f"{label}: expected a list of places, got {got!r}.") from None
+    if not walk or walk[0] != start or walk[-1] != start:
+        raise _Wrong(f"{label}: the walk must start and end at {start!r}: {walk}.")
+    left = Counter(frozenset(r) for r in routes)
+    for u, v in itertools.pairwise(walk):
+        if left[frozenset((u, v))] <= 0:
+            used = "is used too often" if frozenset((u, v)) in left else "is not a route"
+            raise _Wrong(f"{label}: {u}–{v} {used} (walk {walk}).")
+        left[frozenset((u, v))] -= 1
+    unused = [tuple(k) for k, n in left.items() if n]
+    if unused:
+        raise _Wrong(
+            f"{label}: the walk never uses {unused[:4]}. When you get stuck back at the "
+            "start, splice in a detour from a place on the walk that still has routes."
+        )
+
+
 def check_euler_circuit(
     euler_circuit: Callable[[list[tuple], Hashable], Sequence[Hashable]],
 ) -> CheckResult:
@@ -294,26 +347,12 @@ def check_euler_circuit(
     def check(fn: Callable) -> int:
         cases = 0
         for case, routes, start in _euler_cases():
-            label = f"On {case}, from {start!r}"
-            got = _call(fn, list(routes), start, case=label)
             try:
-                walk = list(got)
-            except TypeError:
-                raise _Wrong(f"{label}: expected a list of places, got {got!r}.") from None
-            if not walk or walk[0] != start or walk[-1] != start:
-                raise _Wrong(f"{label}: the walk must start and end at {start!r}: {walk}.")
-            left = Counter(frozenset(r) for r in routes)
-            for u, v in itertools.pairwise(walk):
-                if left[frozenset((u, v))] <= 0:
-                    used = "is used twice" if frozenset((u, v)) in left else "is not a route"
-                    raise _Wrong(f"{label}: {u}–{v} {used} (walk {walk}).")
-                left[frozenset((u, v))] -= 1
-            unused = [tuple(k) for k, n in left.items() if n]
-            if unused:
-                raise _Wrong(
-                    f"{label}: the walk never uses {unused[:4]}. When you get stuck back at the "
-                    "start, splice in a detour from a place on the walk that still has routes."
-                )
+                _one_circuit(fn, case, routes, start)
+            except _Wrong as wrong:
+                if len({frozenset(r) for r in routes}) == len(routes):
+                    raise
+                raise _Wrong(f"{wrong}{PARALLEL_ROUTES}") from None
             cases += 1
         return cases
 
@@ -352,6 +391,27 @@ def _ways_cases() -> list[tuple[str, nx.Graph, Hashable, Hashable]]:
     return cases
 
 
+def _unchanged(given: nx.Graph, original: nx.Graph, label: str) -> None:
+    """A function that answers a question about a graph must leave the caller's graph as
+    it was: the caller goes on using it (the next question, the game's own board)."""
+    lost = [e for e in original.edges if not given.has_edge(*e)]
+    added = [e for e in given.edges if not original.has_edge(*e)]
+    gone = [p for p in original if p not in given]
+    if lost or added or gone or len(given) != len(original):
+        what = (
+            f"removed the routes {sorted(lost)[:4]}"
+            if lost
+            else f"removed the places {sorted(gone, key=str)[:4]}"
+            if gone
+            else "added to it"
+        )
+        raise _Wrong(
+            f"{label}: your function changed the graph it was given (it {what}). The caller "
+            "still needs its graph: search around the claimed routes, or work on a copy "
+            "(graph.copy())."
+        )
+
+
 def check_count_ways(count_ways: Callable[[nx.Graph, Hashable, Hashable], int]) -> CheckResult:
     """Check ``count_ways(graph, a, b)``: the most ways from a to b that share no route.
 
@@ -363,7 +423,9 @@ def check_count_ways(count_ways: Callable[[nx.Graph, Hashable, Hashable], int]) 
         cases = 0
         for case, graph, a, b in _ways_cases():
             label = f"On {case}"
-            got = _number(_call(fn, graph.copy(), a, b, case=label), label, "a whole number")
+            given = graph.copy()
+            got = _number(_call(fn, given, a, b, case=label), label, "a whole number")
+            _unchanged(given, graph, label)
             want = nx.edge_connectivity(graph, a, b) if nx.has_path(graph, a, b) else 0
             if got != want:
                 hint = (
@@ -402,7 +464,9 @@ def check_is_cut(
                 rest.remove_edges_from(routes)
                 want = not nx.has_path(rest, a, b)
                 label = f"On {case} with {routes} claimed"
-                got = _call(fn, graph.copy(), a, b, list(routes), case=label)
+                given = graph.copy()
+                got = _call(fn, given, a, b, list(routes), case=label)
+                _unchanged(given, graph, label)
                 if got is not want:
                     hint = (
                         " A route can be used both ways: claiming it closes both directions."

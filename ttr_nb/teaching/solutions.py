@@ -27,8 +27,10 @@ from types import SimpleNamespace
 import networkx as nx
 
 from ..maps import load_map
+from .integer_programs import IntegerProgram
 
 __all__ = [
+    "board_mip",
     "build_graph",
     "completion_rates",
     "count_paths",
@@ -390,8 +392,37 @@ def completion_rates(tickets):
     return {length: done[length] / held[length] for length in held}
 
 
+# ------------------------------------------------------------ lesson 12
+def board_mip(routes, tickets, budget):
+    model = IntegerProgram()
+    for key, _, _, _, points in routes:
+        model.variable(("x", key), objective=points)  # claim the route?
+    for key, _, _, points in tickets:
+        model.variable(("y", key), objective=points)  # collect the ticket?
+    model.constraint({("x", key): length for key, _, _, length, _ in routes}, at_most=budget)
+    tracks = {}  # the tracks between each pair of places
+    for key, a, b, _, _ in routes:
+        tracks.setdefault(frozenset((a, b)), []).append(key)
+    for keys in tracks.values():
+        if len(keys) > 1:  # a double route: one track at most
+            model.constraint({("x", key): 1 for key in keys}, at_most=1)
+    places = sorted({place for _, a, b, _, _ in routes for place in (a, b)})
+    for ticket, a, b, _ in tickets:
+        others = [p for p in places if p not in (a, b)]
+        for n in range(len(others) + 1):
+            for extra in itertools.combinations(others, n):
+                side = {a, *extra}  # a set of places holding a but not b
+                cut = {("x", k): -1 for k, u, v, _, _ in routes if (u in side) != (v in side)}
+                model.constraint({("y", ticket): 1, **cut}, at_most=0)  # y <= the x leaving
+    return model
+
+
 # ------------------------------------------------------------ lesson 14
 def station_spaces(routes, own, theirs, a, b):
+    exits = {}  # city -> its routes, listed once: each step then looks at its own routes only
+    for rid, x, y, length in routes:
+        exits.setdefault(x, []).append((rid, y, length))
+        exits.setdefault(y, []).append((rid, x, length))
     best = {(a, 0): 0}  # (city, borrowed routes used so far) -> spaces
     heap = [(0, a, 0)]
     while heap:
@@ -400,10 +431,7 @@ def station_spaces(routes, own, theirs, a, b):
             return cost
         if cost > best[(city, used)]:
             continue  # an old entry: a cheaper way here was found since
-        for rid, x, y, length in routes:
-            if city not in (x, y):
-                continue
-            other = y if city == x else x
+        for rid, other, length in exits.get(city, []):
             if rid in theirs:
                 if used:
                     continue  # one borrowed route at most

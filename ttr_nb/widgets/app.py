@@ -28,6 +28,7 @@ from ..maps import Map, load_map
 from ..rules import playable_maps
 from . import panels
 from . import variants as variant_uis
+from .access import PageAccess
 from .app_bots import BotTurns
 from .app_timeline import TimelineAndSaves
 from .board import BoardPieces, BoardWidget
@@ -37,6 +38,7 @@ from .controls import Note, Prompt, count
 from .files import FilesPanel
 from .links import LinkReader, follow_link
 from .play import CardsPanel, ClaimPanel, HandPanel, OfferPanel, TurnHeader
+from .rules_card import RulesCard
 from .safety import CallbackGuard
 from .scroll import Scroller
 from .setup import SetupPanel
@@ -68,8 +70,9 @@ class GameApp(BotTurns, TimelineAndSaves):
         fresh seed, shown in the New game panel.
     auto_bots : bool
         Let bots move on their own, one move every ``BOT_DELAY_MS``.
-    store_factory : callable, optional
-        Makes the shared tables' store (default: the server's, see :mod:`ttr_nb.tables`).
+    service_factory : callable, optional
+        Gives a page (by its id) its client of the table service (default: the class
+        server's, :func:`ttr_nb.tables.remote.connect`).
     welcome : bool
         Open on the first screen (*Learn to play*, *Play against bots*, *Play with others*)
         instead of the game; :func:`launch` does.
@@ -82,7 +85,7 @@ class GameApp(BotTurns, TimelineAndSaves):
         seats: list[str] | None = None,
         seed: int | None = None,
         auto_bots: bool = True,
-        store_factory: Callable[[], Any] | None = None,
+        service_factory: Callable[[str], Any] | None = None,
         welcome: bool = False,
     ) -> None:
         self.guard = CallbackGuard(show_details=False)  # visitors never see tracebacks
@@ -119,9 +122,11 @@ class GameApp(BotTurns, TimelineAndSaves):
         self.store = BrowserStore()
         self.store.on_stored(self.guard(self._offer_resume))
         self.scroller = Scroller()
+        self.access = PageAccess()  # keyboard and screen-reader help in the page
         self.prompt.on_open.append(lambda: self.scroller.show(".ttr-prompt"))
-        self.tables = TablePlay(self, store_factory)
+        self.tables = TablePlay(self, service_factory)
         self.tutorial = TutorialPlay(self)
+        self.rules_card = RulesCard(self)  # the rules on one screen, open at any time
         self.reminders = FirstGameReminders(self)
         self.first_screen = FirstScreen(self)
         self.links = LinkReader()  # the page's address: a link to a table, a map, a tutorial
@@ -154,16 +159,24 @@ class GameApp(BotTurns, TimelineAndSaves):
         )
         self.new_game_box.set_title(0, "New game: map, players, seed")
         self.new_game_box.selected_index = None
+        # On a phone the step's or the turn's words and the question stay on screen with
+        # the board: the dock is a panel fixed at the bottom of the window (and the claim
+        # panel, once a route is chosen, sits on it: panels.APP_CSS); on a wider screen the
+        # dock is no box at all (display: contents). The page's order is the screen's, so
+        # the keyboard and a screen reader meet the panels in the order they are seen.
+        self.dock = widgets.VBox(
+            [self.tutorial.widget, self.prompt.widget, self.turn.widget],
+            _dom_classes=["ttr-dock"],
+        )
         # Everything about the game; hidden at a table still waiting for its players (the
         # table's panel, above it, is then the whole column).
         self.game_panels = widgets.VBox(
             [
-                self.tutorial.widget,
-                self.prompt.widget,
+                self.dock,
                 self.reminders.widget,
+                self.coach.plain_widget,  # the first game's coach, beside (or under) the board
                 self.result_html,
                 self.coach.review_widget,
-                self.turn.widget,
                 self.variant_top_box,
                 self.offer.widget,
                 self.cards.widget,
@@ -179,8 +192,10 @@ class GameApp(BotTurns, TimelineAndSaves):
         self.play_column = widgets.VBox(
             [self.tables.table_box, self.game_panels], _dom_classes=["ttr-play-column"]
         )
+        self.board_text = widgets.HTML(_dom_classes=["ttr-board-text"])
         self.board_column = widgets.VBox(
-            [self.board.widget, self.explore_note], _dom_classes=["ttr-board-column"]
+            [self.board.widget, self.board_text, self.explore_note],
+            _dom_classes=["ttr-board-column"],
         )
         self.history_column = widgets.VBox(
             [self.timeline.widget, self.log_html], _dom_classes=["ttr-history-column"]
@@ -207,6 +222,7 @@ class GameApp(BotTurns, TimelineAndSaves):
                     "trademark of Days of Wonder, which does not endorse it.</span></div>",
                     _dom_classes=["ttr-title-box"],
                 ),
+                self.rules_card.widget,
                 self.key_html,
                 self.connection,
                 self.status,
@@ -217,6 +233,7 @@ class GameApp(BotTurns, TimelineAndSaves):
                 extras,
                 self.store,
                 self.scroller,
+                self.access,
                 self.tables.keeper,
                 self.tables.timer,
                 self.tutorial.keeper,
@@ -401,7 +418,7 @@ class GameApp(BotTurns, TimelineAndSaves):
         self.key_html.value = (
             "<details class='ttr-note ttr-key-line'><summary>Key to the board: colour "
             "letters, seat numbers and pieces</summary>"
-            f"{self.ui.colour_key()}</details>"
+            f"{panels.colour_legend_html(self.map)}{self.ui.colour_key()}</details>"
         )
         self.position = len(game.history) if game else 0
         self.dropped_moves = []
@@ -455,6 +472,14 @@ class GameApp(BotTurns, TimelineAndSaves):
             self.position = len(game.history)
             self._view_cache = None
         last = game.log[-1] if game is not None and moved else None
+        if game is not None and moved:  # read out the others' moves (a screen reader)
+            for seat, line in zip(
+                (m.player for m in game.history[moves_before:]),
+                game.log[moves_before:],
+                strict=True,
+            ):
+                if not self.is_human(seat):
+                    self.access.announce(f"{line}.")
         self.refresh(f"{last}." if last else None, with_hint=bool(last))
 
     def leave_table(self) -> None:
@@ -552,6 +577,8 @@ class GameApp(BotTurns, TimelineAndSaves):
             self.board.select(None)
         if not self.tutorial.active:
             self.store.follow(self.game)
+        if by_bot:
+            self.access.announce(f"{line}.")
         self.refresh(("Bot: " if by_bot else "") + f"{line}.", with_hint=True)
         self.schedule_bots()
         return True
@@ -559,6 +586,8 @@ class GameApp(BotTurns, TimelineAndSaves):
     def _report(self, message: str, where: Note | None, bad: bool) -> None:
         if where is not None:
             where.show(message, bad)
+        if bad:
+            self.access.announce(message)
         self.refresh(message, bad=bad)
 
     # ============================================================= drawing
@@ -592,6 +621,7 @@ class GameApp(BotTurns, TimelineAndSaves):
         self.game_panels.layout.display = "" if playable else "none"
         self.explore_note.value = "" if playable or at_table else panels.explore_html(self.map)
         if view is None:
+            self.board_text.value = ""
             self.board.set_pieces(BoardPieces())
             for panel in (self.turn, self.offer, self.claim, self.cards, self.hand):
                 panel.render(shown)  # nothing of a game stays behind
@@ -599,6 +629,12 @@ class GameApp(BotTurns, TimelineAndSaves):
             self._set_status(message or self.tables.idle_text() or "Explore mode.", bad)
             return
         self.draw_board()  # first: it is what the learner watches after a click
+        self.board_text.value = panels.board_text_html(
+            view,
+            shown.viewer,
+            lambda t: self.ui.ticket_text(view, t),
+            [self.seat_role(seat) for seat in range(len(view.state.players))],
+        )
         for panel in (self.turn, self.offer, self.claim, self.cards, self.hand):
             panel.render(shown)
         for box in (self.claim.widget, self.cards.widget):  # nothing to act on once over
@@ -610,6 +646,7 @@ class GameApp(BotTurns, TimelineAndSaves):
         self.bot_panel.render(shown)
         self.bot_panel.widget.layout.display = "none" if self.tables.active else ""
         self.tutorial.render(shown)  # puts away what a tutorial step has no use for
+        self.rules_card.render()  # (its words follow the map)
         self.reminders.render(shown)
         self.tables.render()
         self.files.render()
@@ -723,8 +760,36 @@ class GameApp(BotTurns, TimelineAndSaves):
 
 
 def launch(**options: Any) -> GameApp:
-    """Build the app, display it, and return it (``options`` go to :class:`GameApp`; it
-    opens on the first screen unless ``welcome=False``)."""
+    """Build the app, show it in the notebook, and return it.
+
+    This is what ``notebooks/app.ipynb`` (the page Voilà serves) runs. The app opens on
+    its first screen (*Learn to play*, *Play*, *Shared tables*) unless ``welcome=False``.
+
+    Parameters
+    ----------
+    **options
+        Keyword arguments of :class:`GameApp`: the map and players of a game to open at
+        once, the bots, the table store, and ``welcome``.
+
+    Returns
+    -------
+    GameApp
+        The app; its ``widget`` is the one displayed.
+
+    See Also
+    --------
+    GameApp : The app itself, built without displaying it.
+
+    Examples
+    --------
+    In a notebook cell the app appears; outside one (here) the display prints the
+    widget's text:
+
+    >>> app = launch(map_name="usa", players=2, welcome=False)  # doctest: +ELLIPSIS
+    VBox(children=(HTML(...
+    >>> app.map.name, app.game.num_players, app.game.phase
+    ('USA', 2, 'setup')
+    """
     options.setdefault("welcome", True)
     app = GameApp(**options)
     display(app.widget)

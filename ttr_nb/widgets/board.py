@@ -38,6 +38,7 @@ LAYER_STATIC, LAYER_PIECES, LAYER_PLACES, LAYER_OVERLAY = 0, 1, 2, 3
 LAYERS = 4
 HOVER_THROTTLE_MS = 80
 WHEEL_THROTTLE_MS = 60  # a trackpad sends dozens of wheel events a second: one step each 60 ms
+TAP_REACH_PX = 12  # a click or tap selects the nearest route this far away (CSS pixels)
 DRAG_PX = 5  # a press that moves further than this pans the board instead of clicking
 VIEWPORT_RESERVE_PX = 175  # window height kept above the board (title, key, status, setup bar)
 HOVER_HINT = "Point at a route or a city to see its facts; click a route to select it."
@@ -322,11 +323,13 @@ class BoardWidget:
             for listener in self._select_listeners:
                 listener(route_id)
 
-    def pointer(self, x: float, y: float, click: bool = False) -> tuple[str, Any] | None:
+    def pointer(
+        self, x: float, y: float, click: bool = False, reach: float = 0.0
+    ) -> tuple[str, Any] | None:
         """Handle the pointer at canvas point (x, y): hover facts, and selection on click.
 
         The canvas may show the board zoomed and panned: the point is mapped back to
-        the board before hit-testing.
+        the board before hit-testing. ``reach`` (canvas pixels) widens what a click hits.
         """
         bx, by = self.view.to_board(x, y)
         hit: tuple[str, Any] | None = None
@@ -336,7 +339,7 @@ class BoardWidget:
                 hit = ("city", place)
                 break
         else:
-            hit = self.geometry.hit(bx, by)
+            hit = self.geometry.hit(bx, by, reach / self.view.zoom)
         if hit != self.hovered:
             self.hovered = hit
             if hit is not None:
@@ -583,8 +586,10 @@ class BoardWidget:
         if kind == "click" and self._dragged:
             self._dragged = False  # the press panned the board: no selection
             return
-        if kind in ("mousemove", "click"):
-            self.pointer(x, y, click=kind == "click")
+        if kind == "click":  # a tap: the nearest route within a fingertip's reach
+            self.pointer(x, y, click=True, reach=TAP_REACH_PX * scale_x)
+        elif kind == "mousemove":
+            self.pointer(x, y)
 
     def _drag_to(self, x: float, y: float) -> None:
         """Pan so that the board point pressed stays under the pointer."""

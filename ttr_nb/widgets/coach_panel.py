@@ -12,6 +12,11 @@ The game's creator can
 switch it off in *New game* (a graded game): then it says so and shows nothing, until
 the game is over (the review then reveals nothing that could change a grade).
 
+In a learner's first game (after the tutorial) the coach speaks plainly, at the top of the
+play column (beside the board on a laptop, right under it on a phone):
+what to do next in a player's words (:func:`ttr_nb.coach.plain.plain_advice`), with the
+algorithm, its figures and the lesson behind a *Why?* that opens in place.
+
 Every bot move is recorded as the bot makes it (:func:`ttr_nb.coach.record_move`), so
 *Why that move* can be told for the move shown.
 """
@@ -20,14 +25,15 @@ from __future__ import annotations
 
 import html
 import logging
-import sys
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
 from ..coach import Coaching, Hint, WhyRecord, coach, record_move, review_hints
+from ..coach.plain import plain_advice
 from ..game import Game
 from .board_art import route_polygons
+from .lesson_links import lesson_link
 
 if TYPE_CHECKING:
     from .app import GameApp
@@ -53,6 +59,10 @@ COACH_CSS = """
 .ttr-coach-review .ttr-coach-hint { margin: 4px 0; }
 .ttr-coach-key { display: inline-block; width: 18px; border-top: 3px dashed #0b5cad;
   vertical-align: middle; }
+.ttr-coach-plain { margin: 4px 0; }
+.ttr-coach-plain-box { border: 2px solid #0b5cad; border-radius: 8px; background: #f3f8ff;
+  padding: 6px 10px; }
+.ttr-coach-plain-box ul { margin: 2px 0 2px 18px; padding: 0; }
 </style>
 """
 
@@ -89,8 +99,24 @@ class CoachPanel:
             _dom_classes=["ttr-coach-draw"],
         )
         self.body = widgets.HTML(_dom_classes=["ttr-coach-body"])
+        # The first game's plain words (by the board), and its reasons behind *Why?*: a
+        # button kept in the kernel, so a bot's move redrawing the words leaves it as it was.
+        self.plain_html = widgets.HTML(_dom_classes=["ttr-coach-plain-words"])
+        self.why_toggle = widgets.ToggleButton(
+            value=False,
+            description="Why?",
+            tooltip="How the coach worked it out: the algorithm, its figures, the lesson",
+            _dom_classes=["ttr-coach-why"],
+            layout=widgets.Layout(width="auto", min_width="fit-content"),
+        )
+        self.why_html = widgets.HTML(_dom_classes=["ttr-coach-why-text"])
+        self.plain_widget = widgets.VBox(
+            [self.plain_html, self.why_toggle, self.why_html],
+            _dom_classes=["ttr-coach-plain", "ttr-coach-plain-box"],
+            layout=widgets.Layout(display="none"),
+        )
         self.review_widget = widgets.HTML(_dom_classes=["ttr-coach-review"])
-        for control in (self.toggle, self.seat, self.draw_plan):
+        for control in (self.toggle, self.seat, self.draw_plan, self.why_toggle):
             control.observe(guard(lambda _c: self._changed()), names="value")
         self.widget = widgets.VBox(
             [
@@ -116,6 +142,7 @@ class CoachPanel:
         """Show the coach's hints on ``shown`` for its chosen seat."""
         view = shown.view
         self._follow_game()
+        self.plain_widget.layout.display = "none"
         if view is None:
             self.widget.layout.display = "none"
             self.review_widget.value = ""
@@ -150,11 +177,38 @@ class CoachPanel:
                 "<div class='ttr-note'>The game is over: the end-of-game review is above. With "
                 "<i>Draw the plan</i> ticked, the board shows the cheapest network for the "
                 "tickets of the player picked here.</div>"
-                + (_hints_html([why.hint(view, seat)]) if why is not None else "")
+                + (self._hints_html([why.hint(view, seat)]) if why is not None else "")
             )
             return
         advice = self.coaching(view)
-        self.body.value = _hints_html(advice.hints) if advice is not None else ""
+        if advice is not None and self.plain:
+            self._show_plain(view, advice)
+            self.body.value = (
+                "<div class='ttr-note'>In your first game the coach speaks at the top of this "
+                "column, beside the board; its reasons are behind <i>Why?</i> there.</div>"
+            )
+            return
+        self.body.value = self._hints_html(advice.hints) if advice is not None else ""
+
+    @property
+    def plain(self) -> bool:
+        """Does the coach speak plainly (a learner's first game, after the tutorial)?"""
+        return bool(self.app.reminders.active)
+
+    def _show_plain(self, view: Game, advice: Coaching) -> None:
+        """The plain advice, and behind *Why?* how the coach worked it out (the
+        algorithm, its figures, every hint, the lesson)."""
+        assert advice.plan is not None
+        words = plain_advice(view, advice.seat, advice.plan)
+        items = "".join(f"<li>{html.escape(line)}</li>" for line in words.lines)
+        self.plain_html.value = f"<b>Coach:</b><ul>{items}</ul>"
+        why = self.why_toggle.value
+        self.why_toggle.description = "Hide why" if why else "Why?"
+        self.why_html.value = self._hints_html(advice.hints) if why else ""
+        self.plain_widget.layout.display = ""
+
+    def _hints_html(self, hints: Any) -> str:
+        return _hints_html(hints, self.app.links.base)
 
     def paint(self, layer: Any, geometry: BoardGeometry, pieces: BoardPieces) -> None:
         """Board layer: the plan of the coached seat (dashed blue), or at the end the
@@ -271,33 +325,23 @@ class CoachPanel:
         )
         return (
             "<div class='ttr-panel ttr-coach-review-box'><b>End-of-game review</b> "
-            f"<span class='ttr-note'>({key})</span>{_hints_html(hints)}</div>"
+            f"<span class='ttr-note'>({key})</span>{self._hints_html(hints)}</div>"
         )
 
 
-def _hints_html(hints: Any) -> str:
+def _hints_html(hints: Any, page_base: str | None = None) -> str:
     parts = []
     for hint in hints:
         items = "".join(f"<li>{html.escape(line.strip())}</li>" for line in hint.lines)
         algorithm = hint.algorithm
+        lesson = lesson_link(algorithm.lesson_title, algorithm.lesson, page_base)
         parts.append(
             f"<div class='ttr-coach-hint' data-kind='{html.escape(hint.kind)}'>"
             f"<b>{html.escape(hint.title)}</b><ul>{items}</ul>"
             f"<div class='ttr-coach-how'>How: {html.escape(algorithm.name)}. Lesson: "
-            f"{_lesson(algorithm.lesson, algorithm.lesson_title)}</div></div>"
+            f"{lesson}</div></div>"
         )
     return "".join(parts)
-
-
-def _lesson(name: str, title: str) -> str:
-    """The lesson's title and file; on the static site (Python in the browser) a link to it
-    in the site's JupyterLab, which sits two folders above the app's page. A Voilà server
-    serves the app alone, so there the file name says where the lesson is."""
-    words = f"<i>{html.escape(title)}</i> (<code>{html.escape(name)}</code>)"
-    if sys.platform != "emscripten":
-        return words
-    href = html.escape(f"../../lab/index.html?path={name}", quote=True)
-    return f"<a href='{href}' target='_blank' rel='noopener'>{words}</a>"
 
 
 def _dashed(layer: Any, geometry: BoardGeometry, route_ids: Any, colour: str) -> None:

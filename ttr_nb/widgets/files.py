@@ -45,6 +45,7 @@ class FilesPanel:
             "press Load from text to continue it.",
             layout=widgets.Layout(width="100%", height="110px"),
             continuous_update=False,
+            tooltip="Saved game (text)",  # its name for a screen reader (no label)
             _dom_classes=["ttr-save-text"],
         )
         self.load_text_button = button("Load from text", "ttr-load-text")

@@ -140,12 +140,14 @@ class BoardGeometry:
                 best, best_d = pid, d
         return best
 
-    def hit(self, x: float, y: float) -> tuple[str, Any] | None:
-        """``("city", id)`` or ``("route", id)`` under (x, y); cities win over routes."""
-        city = self.city_at(x, y)
+    def hit(self, x: float, y: float, reach: float = 0.0) -> tuple[str, Any] | None:
+        """``("city", id)`` or ``("route", id)`` under (x, y); cities win over routes.
+        ``reach`` widens both (board units): a fingertip's tap lands near, not on, a
+        route a few pixels wide."""
+        city = self.city_at(x, y, max(CITY_HIT_RADIUS, reach / 2))  # routes start at cities
         if city is not None:
             return ("city", city)
-        route = self.route_at(x, y)
+        route = self.route_at(x, y, max(3.0, reach))
         if route is not None:
             return ("route", route)
         return None

@@ -28,7 +28,11 @@ APP_CSS = """
   border-radius: 4px; border: 1px solid #555; font-weight: bold; text-align: center;
   font-family: monospace; font-size: 13px; }
 .ttr-hand-row { display: inline-block; margin: 2px 10px 2px 0; font-size: 14px; }
-.ttr-hand-row.ttr-zero { opacity: 0.35; }
+/* A kind not held: its chip an outline (letter kept), its words grey but readable (a
+   see-through row failed WCAG's text contrast). */
+.ttr-hand-row.ttr-zero { color: #5f5a50; }
+.ttr-hand-row.ttr-zero .ttr-chip { background: #fffdf6 !important; color: #3b3b3b !important;
+  border-style: dashed; }
 .ttr-table { border-collapse: collapse; font-size: 14px; }
 .ttr-table th, .ttr-table td { padding: 3px 8px; border-bottom: 1px solid #ddd3bd;
   text-align: left; }
@@ -121,8 +125,8 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
   .ttr-tall-board .ttr-history-column { grid-area: history; max-width: none !important; }
   .ttr-tall-board .ttr-play-column { grid-area: play; max-width: none !important;
     max-height: calc(100vh - 210px); overflow-y: auto !important; padding-right: 6px; }
-  .ttr-tall-board .ttr-play-column > *, .ttr-tall-board .ttr-game-panels > * {
-    flex-shrink: 0 !important; }
+  .ttr-tall-board .ttr-play-column > *, .ttr-tall-board .ttr-game-panels > *,
+  .ttr-dock > * { flex-shrink: 0 !important; }
   .ttr-tall-board .ttr-log-box { max-height: calc(100vh - 420px); }
 }
 /* A wide board on a wide screen (issue 40): New game and Play with others share one line,
@@ -147,7 +151,21 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
     max-width: 640px; max-height: calc(100vh - var(--ttr-board-reserve) + 8px);
     overflow-y: auto !important; padding-right: 6px; }
   .ttr-app:not(.ttr-tall-board) .ttr-play-column > *,
-  .ttr-game-panels > * { flex-shrink: 0 !important; }
+  .ttr-game-panels > *, .ttr-dock > * { flex-shrink: 0 !important; }
+}
+/* A laptop's height (1366×768): the title and the key share a line and the play column's
+   panels are tighter, so what to press (Keep, the tunnel's question, Other move) is in the
+   window beside the step's words, without scrolling the column. */
+@media (min-width: 901px) and (max-height: 860px) {
+  .ttr-app:not(.ttr-tall-board) > .ttr-title-box { flex: 0 1 auto !important; }
+  .ttr-app:not(.ttr-tall-board) > .ttr-key { flex: 1 1 240px !important; align-self: center; }
+  .ttr-app:not(.ttr-tall-board) > .ttr-key:has(details[open]) { flex-basis: 100% !important; }
+  .ttr-title { font-size: 15px; }
+  .ttr-title .ttr-note { font-size: 12px; }
+  .ttr-status { padding: 3px 10px; }
+  .ttr-play-column .ttr-panel { padding: 3px 8px; margin: 3px 0; }
+  .ttr-play-column h3 { margin: 2px 0; }
+  .ttr-play-column .ttr-turn-line { padding: 3px 8px; font-size: 14px; }
 }
 .ttr-key-line summary { cursor: pointer; color: #4a4030; }
 .ttr-face-up-row, .ttr-deck-row { flex-flow: row wrap !important; }
@@ -181,6 +199,41 @@ a.ttr-download { color: #1a5fb4; text-decoration: underline; font-weight: bold; 
 .ttr-result-box .widget-html-content { max-width: 100%; }
 .ttr-missed { color: #a61b12; }
 .ttr-key-line { font-size: 12px; }
+.ttr-legend-item { display: inline-block; margin: 2px 10px 2px 0; white-space: nowrap; }
+/* The phone's dock (the step, the question, the turn) is no box at all on a wider screen. */
+.ttr-dock { display: contents !important; }
+@media (max-width: 600px) and (min-height: 560px) {
+  /* The phone: the step's or the turn's words, the question and Claim in a panel fixed at
+     the bottom, over the board's end (the page leaves its height free below). Not in a
+     short window (a laptop at 200% zoom): there it would cover most of the page. */
+  .ttr-dock { display: flex !important; flex-flow: column nowrap !important; position: fixed;
+    left: 0; right: 0; bottom: 0; z-index: 20; max-height: 50vh; overflow-y: auto !important;
+    background: #fffdf6; border-top: 3px solid #8a7b52; box-shadow: 0 -2px 8px #0004;
+    padding: 2px 8px 4px 8px; box-sizing: border-box; margin: 0 !important; }
+  .ttr-dock > * { flex-shrink: 0 !important; }
+  .ttr-dock .ttr-panel, .ttr-dock .ttr-turn-line { margin: 2px 0; }
+  /* A route chosen: the claim panel (its payment and Claim) sits on the dock. */
+  .ttr-claim-box:not(.ttr-no-route) { position: fixed; left: 0; right: 0; z-index: 21;
+    bottom: var(--ttr-dock-height, 0px); margin: 0 !important; max-height: 34vh;
+    overflow-y: auto !important; box-shadow: 0 -2px 8px #0004; border-radius: 0;
+    border-top: 3px solid #1a5fb4 !important; box-sizing: border-box; }
+  .ttr-claim-box:not(.ttr-no-route) .ttr-show-claimable,
+  .ttr-claim-box:not(.ttr-no-route) .ttr-claimable { display: none !important; }
+  .ttr-app { padding-bottom: var(--ttr-dock-space, 0px); }
+}
+@media (max-width: 600px) {
+  /* Tap targets of at least 44 px. */
+  .ttr-app .widget-button, .ttr-app .jupyter-button { min-height: 44px !important; }
+  .ttr-app .widget-dropdown, .ttr-app .widget-text, .ttr-app .widget-checkbox,
+  .ttr-app .jupyter-widget-Collapse-header { height: auto !important; min-height: 44px; }
+  .ttr-app .widget-dropdown select, .ttr-app .widget-text input { min-height: 44px; }
+  .ttr-app .widget-checkbox label { display: flex !important; align-items: center;
+    min-height: 44px; }
+  .ttr-app .widget-checkbox input { width: 22px; height: 22px; }
+  .ttr-app .widget-radio-box label { min-height: 44px; align-items: center; }
+  .ttr-app summary { padding: 12px 0; }
+  .ttr-zoom-row .widget-button { min-width: 44px !important; }
+}
 @media (max-width: 600px) {
   .ttr-title { font-size: 15px; }
   .ttr-table { font-size: 12px; }
@@ -200,6 +253,22 @@ def chip(color: str, text: str | None = None) -> str:
         f'<span class="ttr-chip" style="background:{background};color:{sw.ink}" '
         f'title="{html.escape(sw.name)}">{label}</span>'
     )
+
+
+def colour_legend_html(game_map: Map) -> str:
+    """The key's colours: each card and route colour of ``game_map`` as its chip (its
+    letter on its colour) and its name, so a letter on the board reads without knowing
+    the colour."""
+    used = {r.color for r in game_map.routes} | {c.color for c in game_map.card_types}
+    order = [c for c in style.SWATCHES if c in used] + sorted(used - set(style.SWATCHES))
+    items = []
+    for color in order:
+        sw = style.swatch(color)
+        mark = "" if sw.letter else " (no letter)"
+        items.append(
+            f"<span class='ttr-legend-item'>{chip(color)}{html.escape(sw.name)}{mark}</span>"
+        )
+    return f"<div class='ttr-legend'>{''.join(items)}</div>"
 
 
 def player_chip(seat: int) -> str:
@@ -307,6 +376,53 @@ def tickets_html(
     return (
         f"<h3>{html.escape(title)} ({done_count} of {len(status)} completed)</h3>"
         f"<ul class='ttr-tickets-list'>{''.join(items)}</ul>"
+    )
+
+
+def board_text_html(
+    game: Game,
+    viewer: int | None,
+    text: Callable[[int], str] | None = None,
+    roles: Sequence[str] = (),
+) -> str:
+    """The board in words, for a reader who cannot see the canvas (the canvas points its
+    screen-reader description here): whose routes, what is left, the viewer's tickets and
+    their status. Folded under one line for everyone else."""
+    game_map, state = game.map, game.state
+    words = text or (lambda ticket_id: ticket_text(game_map, ticket_id))
+    total = len(game_map.routes)
+    claimed = len(state.owner)
+    players = []
+    for seat, player in enumerate(state.players):
+        routes = sorted(game_map.route_label(game_map.route_by_id[r]) for r in player.routes)
+        role = f" ({html.escape(roles[seat])})" if seat < len(roles) else ""
+        listed = html.escape("; ".join(routes)) if routes else "no route yet"
+        players.append(
+            f"<li>{player_chip(seat)}<b>{html.escape(player.name)}</b>{role}: "
+            f"{pieces_text(player.pieces)} left; {len(routes)} "
+            f"route{'s' if len(routes) != 1 else ''}: {listed}</li>"
+        )
+    parts = [
+        f"<p>{claimed} of {total} routes are claimed, {total - claimed} still open (the "
+        "Route list under the board names each; selecting one says who holds it).</p>",
+        f"<ul>{''.join(players)}</ul>",
+        supply_html(game),
+    ]
+    if viewer is not None and viewer < len(state.players):
+        status = game.ticket_status(viewer)
+        name = html.escape(state.players[viewer].name)
+        items = "".join(
+            f"<li>{'completed' if done else 'not completed yet'}: {html.escape(words(t))}</li>"
+            for t, done in status
+        )
+        parts.append(
+            f"<p>{name}'s tickets: {sum(d for _, d in status)} of {len(status)} completed.</p>"
+            + (f"<ul>{items}</ul>" if items else "")
+        )
+    return (
+        "<details class='ttr-note'><summary>The board in words (for screen readers)</summary>"
+        + "".join(parts)
+        + "</details>"
     )
 
 

@@ -45,7 +45,7 @@ class TurnHeader:
             return
         state = view.state
         if view.is_over:
-            text = "<b>Game over</b> — the final scores are above."
+            text = "<b>Game over</b> — the final scores are below."
         else:
             seat = state.current
             kind = self.app.seat_role(seat)
@@ -328,6 +328,9 @@ class OfferPanel:
         self.boxes, self.ticket_ids = boxes, list(player.offer)
         self.list.children = tuple(boxes)
         self._check()
+        # Beside the board (a wide window) the column brings Keep into view, after anything
+        # else asked at the same time (a tutorial step's words: their end stays in view).
+        self.app.scroller.show("button.ttr-keep", min_width=901, priority=1)
 
     def _check(self) -> None:
         chosen = sum(1 for box in self.boxes if box.value)
@@ -391,6 +394,10 @@ class ClaimPanel:
         self._render_claimable(shown)
         route_id = self.app.board.selected
         self.pay_row.layout.display = "none" if route_id is None else ""
+        if route_id is None:  # (the phone's bottom panel shows this panel only with a route)
+            self.widget.add_class("ttr-no-route")
+        else:
+            self.widget.remove_class("ttr-no-route")
         if route_id is None:
             self.selected_html.value = (
                 "<h3>Claim a route</h3><div class='ttr-note'>Click a route on the board, or "

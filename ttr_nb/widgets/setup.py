@@ -131,12 +131,14 @@ class SetupPanel:
                 value=default_name(i, kinds[i]),
                 placeholder=f"at most {MAX_NAME_CHARS} characters",
                 continuous_update=False,  # a pasted novel is sent once, not per keystroke
+                tooltip=f"Seat {i + 1}: name",  # its name for a screen reader (no label)
                 layout=widgets.Layout(width="150px"),
                 _dom_classes=[f"ttr-seat-name-{i}"],
             )
             kind = widgets.Dropdown(
                 options=SEAT_KINDS,
                 value=kinds[i],
+                tooltip=f"Seat {i + 1}: who plays it",
                 layout=widgets.Layout(width="130px"),
                 _dom_classes=[f"ttr-seat-kind-{i}"],
             )

@@ -80,7 +80,16 @@ class BrowserStore(anywidget.AnyWidget):
 
     def start(self, game: Game) -> None:
         """Store a new game (its moves so far too), in the save format: a stored copy is
-        loaded back with :meth:`Game.from_json`, which refuses any other field."""
+        loaded back with :meth:`Game.from_json`, which refuses any other field.
+
+        A game whose seed JavaScript's numbers cannot hold exactly (a shared table's deal,
+        loaded from its save) is not kept in the browser: its copy would not rebuild it."""
+        if not -(2**53) < game.seed < 2**53:
+            self._sent = len(game.history)
+            self._unkept = True
+            self.send({"kind": "forget"})
+            return
+        self._unkept = False
         header = {
             "format": SAVE_FORMAT,
             "map": game.map.id,
@@ -95,6 +104,8 @@ class BrowserStore(anywidget.AnyWidget):
 
     def follow(self, game: Game) -> None:
         """Send the moves made since the last call."""
+        if getattr(self, "_unkept", False):
+            return
         if len(game.history) < self._sent:
             raise ValueError("the game lost moves: store it again with start()")
         new = game.history[self._sent :]
@@ -118,6 +129,7 @@ class BrowserStore(anywidget.AnyWidget):
 
 # ------------------------------------------------------------ a seat at a shared table
 SEAT_KEY = "ttr-nb-table-seat"
+MAX_SEAT_CHARS = 2000  # a kept seat is about 150 characters
 
 _SEAT_ESM = """
 const KEY = %(key)s;
@@ -131,7 +143,7 @@ export default {
     });
     let text = null;
     try { text = localStorage.getItem(KEY); } catch (e) { text = null; }
-    model.send({ kind: "stored", text: text && text.length <= 2000 ? text : null });
+    model.send({ kind: "stored", text: text && text.length <= %(limit)d ? text : null });
   },
   render({ el }) { el.style.display = "none"; },
 };
@@ -141,7 +153,7 @@ export default {
 class SeatKeeper(anywidget.AnyWidget):
     """Keeps this browser's seat at a table (its token) in ``localStorage``."""
 
-    _esm = _SEAT_ESM % {"key": json.dumps(SEAT_KEY)}
+    _esm = _SEAT_ESM % {"key": json.dumps(SEAT_KEY), "limit": MAX_SEAT_CHARS}
 
     def __init__(self) -> None:
         super().__init__()
@@ -163,10 +175,15 @@ class SeatKeeper(anywidget.AnyWidget):
     def _received(self, _widget: Any, content: Any, _buffers: Any) -> None:
         if not isinstance(content, dict) or content.get("kind") != "stored":
             return
-        try:
-            stored = json.loads(content.get("text") or "null")
-        except (TypeError, ValueError):
-            stored = None
+        text = content.get("text")
+        stored = None
+        # A forged message may hold anything: as long as the page would send (2000
+        # characters), and no nesting deep enough to exhaust the parser's stack.
+        if isinstance(text, str) and len(text) <= MAX_SEAT_CHARS:
+            try:
+                stored = json.loads(text)
+            except (ValueError, RecursionError):
+                stored = None
         if isinstance(stored, dict):
             for listener in self._listeners:
                 listener(stored)

@@ -20,26 +20,27 @@ class Swatch:
     name: str
 
 
-# Keys are CardType.color / Route.color values; "wild" is the locomotive.
+# Keys are CardType.color / Route.color values; "wild" is the locomotive. Each fill takes its
+# ink at a contrast of 4.5:1 or more (WCAG AA for text: the letters on cards and chips).
 SWATCHES: dict[str, Swatch] = {
-    "purple": Swatch("#b160c9", "#ffffff", "P", "purple"),
+    "purple": Swatch("#9b4fc0", "#ffffff", "P", "purple"),
     "blue": Swatch("#2f6fd6", "#ffffff", "B", "blue"),
     "orange": Swatch("#f08a1c", "#1b1b1b", "O", "orange"),
     "white": Swatch("#fbfbf7", "#1b1b1b", "W", "white"),
-    "green": Swatch("#3c9a3c", "#ffffff", "G", "green"),
+    "green": Swatch("#2a7f2a", "#ffffff", "G", "green"),
     "yellow": Swatch("#f5d327", "#1b1b1b", "Y", "yellow"),
     "black": Swatch("#262626", "#ffffff", "K", "black"),
     "red": Swatch("#d63a32", "#ffffff", "R", "red"),
     "gray": Swatch("#a8a8a8", "#1b1b1b", "", "gray (any one colour)"),
-    "wild": Swatch("#8a7b52", "#ffffff", "L", "locomotive (wild)"),
+    "wild": Swatch("#7d6c44", "#ffffff", "L", "locomotive (wild)"),
     "passenger": Swatch("#e9ddf7", "#3b2460", "Ps", "passenger card"),  # Märklin
 }
 UNKNOWN_SWATCH = Swatch("#cccccc", "#1b1b1b", "?", "unknown")
 
 # The locomotive card is shown as a rainbow in HTML; the canvas uses its plain fill.
 WILD_CSS_BACKGROUND = (
-    "linear-gradient(135deg, #d63a32 0%, #f08a1c 20%, #f5d327 40%, #3c9a3c 60%, "
-    "#2f6fd6 80%, #b160c9 100%)"
+    "linear-gradient(135deg, #d63a32 0%, #f08a1c 20%, #f5d327 40%, #2a7f2a 60%, "
+    "#2f6fd6 80%, #9b4fc0 100%)"
 )
 
 
@@ -55,7 +56,7 @@ class PlayerStyle:
 
 # Chosen away from the route colours, and each seat also carries its number.
 PLAYER_STYLES: tuple[PlayerStyle, ...] = (
-    PlayerStyle("#0b9a96", "#ffffff", "1", "teal"),
+    PlayerStyle("#08807c", "#ffffff", "1", "teal"),
     PlayerStyle("#c2185b", "#ffffff", "2", "raspberry"),
     PlayerStyle("#7b4a1e", "#ffffff", "3", "brown"),
     PlayerStyle("#8bc34a", "#1b1b1b", "4", "lime"),

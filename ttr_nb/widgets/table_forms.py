@@ -18,7 +18,7 @@ import ipywidgets as widgets
 from ..game import MAX_NAME_CHARS
 from ..maps import load_map
 from ..rules import playable_maps
-from ..tables.codes import normal_code, show_code
+from ..tables.codes import MAX_TYPED_CODE, normal_code, show_code
 from .controls import Note, button
 
 if TYPE_CHECKING:
@@ -238,7 +238,7 @@ class TableForms:
 
         def go() -> None:
             try:
-                made = play.store.create_table(
+                made = play.service.create_table(
                     self.map_picker.value,
                     seats,
                     name,
@@ -257,7 +257,8 @@ class TableForms:
         """Look the typed table code up (rate-limited in the store); list its free seats."""
         play = self.play
         try:
-            info = play.store.table(self.join_code.value, page=play.session)
+            # A code has six characters: more typed is sent cut short (still a wrong code).
+            info = play.service.table(self.join_code.value[:MAX_TYPED_CODE])
         except Exception as exc:  # noqa: BLE001
             self.free_seats.children = ()
             play.failed(self.join_note, exc)
@@ -271,7 +272,7 @@ class TableForms:
                 bad=True,
             )
             return
-        free = [s for s in info.seats if s.free]
+        free = [s for s in info.seats if s.free and not s.held_for]
         if not free:
             self.free_seats.children = ()
             self.join_note.show(
@@ -304,7 +305,7 @@ class TableForms:
 
         def go() -> None:
             try:
-                seated = play.store.join(code, name, seat, session=play.session)
+                seated = play.service.join(code, name, seat, session=play.session)
             except Exception as exc:  # noqa: BLE001
                 play.failed(self.join_note, exc)
                 return
@@ -319,7 +320,7 @@ class TableForms:
         """Back to a seat from another device: the table code and the seat code typed."""
         play = self.play
         try:
-            seated = play.store.rejoin_by_code(
+            seated = play.service.rejoin_by_code(
                 self.back_code.value, self.back_seat_code.value, session=play.session
             )
         except Exception as exc:  # noqa: BLE001

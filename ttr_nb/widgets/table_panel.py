@@ -64,6 +64,13 @@ class TablePanel:
         self.take_back_button.on_click(guard(lambda _b: self.creator("take back")))
         self.free_seat_button = button("Free this seat (its player never moved)", "ttr-table-free")
         self.free_seat_button.on_click(guard(lambda _b: self.creator("free")))
+        self.hold_name = widgets.Text(
+            description="Keep it for:",
+            placeholder="a name (optional)",
+            layout=widgets.Layout(width="16em"),
+            style={"description_width": "initial"},
+            _dom_classes=["ttr-table-hold-name"],
+        )
         self.start_now_button = button("Start now: bots in the free seats", "ttr-table-start-now")
         self.start_now_button.on_click(guard(lambda _b: self.creator("start")))
         self.close_button = button("Close the table", "ttr-table-close")
@@ -79,6 +86,7 @@ class TablePanel:
                         self.give_button,
                         self.take_back_button,
                         self.free_seat_button,
+                        self.hold_name,
                     ],
                     layout=widgets.Layout(flex_flow="row wrap"),
                 ),
@@ -137,7 +145,7 @@ class TablePanel:
         if what in ("give", "take back", "free") and not isinstance(seat, int):
             self.note.show("Pick a seat in the Seat list first.", bad=True)
             return
-        store = play.store
+        store = play.service
         try:
             if what == "give":
                 store.give_to_bot(client.table_id, token, seat, "greedy")
@@ -146,11 +154,22 @@ class TablePanel:
                 store.take_back(client.table_id, token, seat)
                 message = f"Seat {seat + 1} is played by its player again."
             elif what == "free":
-                store.free_seat(client.table_id, seat, creator_token=token)
-                message = (
-                    f"Seat {seat + 1} is free again: someone may join it with the table code "
-                    "(or press Start now to put a bot there)."
+                hold = self.hold_name.value.strip() or None
+                seat_code = store.free_seat(
+                    client.table_id, seat, creator_token=token, hold_for=hold
                 )
+                if hold and seat_code:
+                    self.hold_name.value = ""
+                    message = (
+                        f"Seat {seat + 1} is kept for {hold}: nobody else can take it. Give "
+                        f"{hold} the table code and this seat code: {show_code(seat_code)} "
+                        "(Back to my seat)."
+                    )
+                else:
+                    message = (
+                        f"Seat {seat + 1} is free again: someone may join it with the table "
+                        "code (or press Start now to put a bot there)."
+                    )
             elif what == "coach":
                 on = not client.info.coach
                 store.set_coach(client.table_id, on, token)
@@ -186,7 +205,7 @@ class TablePanel:
         if client is None or token is None:
             return
         try:
-            play.store.close_table(client.table_id, token)
+            play.service.close_table(client.table_id, token)
         except Exception as exc:  # noqa: BLE001
             play.failed(self.note, exc)
             return
@@ -294,6 +313,8 @@ def seats_html(info: TableInfo, me: int | None, current: int | None) -> str:
     items = []
     for s in info.seats:
         name = html.escape(s.name) if s.name else "<i>free</i>"
+        if not s.name and s.held_for:
+            name = f"<i>kept for {html.escape(s.held_for)}</i>"
         tags = []
         if s.seat == me:
             tags.append("you")

@@ -1,14 +1,16 @@
 """*Play with others*: a page's live link to a shared table.
 
-The game of a table lives in the database (:mod:`ttr_nb.tables`); this page holds a
-:class:`~ttr_nb.tables.client.TableClient` that follows it. A browser-side timer asks the
-kernel to look at the table a few times a second (one cheap query when nothing moved); a new
-move is then drawn at once, and when a bot is to move, this page may make its move (one
-page at a time: the store's lease).
+The game of a table lives in the table service (:mod:`ttr_nb.tables.service`), which alone
+holds its deal and referees it; this page holds a :class:`~ttr_nb.tables.remote.SeatClient`
+that follows the service's view of the page's own seat. A browser-side timer asks the
+kernel to look at the table a few times a second (one cheap request when nothing moved); a
+new move is then drawn at once. The service moves the table's bots.
 
-The page shows the public table and this seat's own hand, tickets and choices, never another
-seat's. Its browser keeps the seat's token (``localStorage``), so a reload comes back to the
-seat; on another device the seat code brings the player back.
+The page shows the public table and this seat's own hand, tickets and choices, and its
+kernel holds nothing more: not the seed, not another seat's cards. Its browser keeps the
+seat's token (``localStorage``), so a reload comes back to the seat; on another device the
+seat code brings the player back. A seat freed by the creator or the teacher stops
+answering to this page's token: the page leaves the table and says so.
 
 The forms that open and join tables are :mod:`.table_forms`; the panel shown at a table is
 :mod:`.table_panel`; a table's link and QR code are :mod:`.links`.
@@ -24,10 +26,10 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from ..coach import record_move
 from ..errors import (
     IllegalActionError,
     SeatElsewhereError,
+    SeatTokenError,
     StaleMoveError,
     StoreFaultError,
     TableError,
@@ -39,8 +41,8 @@ from .table_forms import TableForms
 from .table_panel import TablePanel
 
 if TYPE_CHECKING:
-    from ..tables import Seated, TableStore
-    from ..tables.client import TableClient
+    from ..tables import Seated
+    from ..tables.remote import SeatClient, TablesClient
     from .app import GameApp
 
 log = logging.getLogger(__name__)
@@ -56,12 +58,14 @@ COACH_OFF_AT_TABLE = (
 class TablePlay:
     """The app's *Play with others* panel and, once seated, its live link to the table."""
 
-    def __init__(self, app: GameApp, store_factory: Callable[[], TableStore] | None = None) -> None:
+    def __init__(
+        self, app: GameApp, service_factory: Callable[[str], TablesClient] | None = None
+    ) -> None:
         self.app = app
-        self._store_factory = store_factory
-        self._store: TableStore | None = None
+        self._service_factory = service_factory
+        self._service: TablesClient | None = None
         self.session = secrets.token_hex(12)  # this page
-        self.client: TableClient | None = None
+        self.client: SeatClient | None = None
         self.seated: Seated | None = None
         self.creator_token: str | None = None
         self.seat_code: str | None = None
@@ -91,13 +95,18 @@ class TablePlay:
         return self._panel
 
     @property
-    def store(self) -> TableStore:
-        """The table store (opened on first use, every call bounded in time)."""
-        if self._store is None:
-            from ..tables.store import open_store
+    def service(self) -> TablesClient:
+        """This page's connection to the table service (made on first use).
 
-            self._store = open_store(self._store_factory)
-        return self._store
+        Raises :class:`~ttr_nb.errors.TableError` when the page has no way to the service."""
+        if self._service is None:
+            if self._service_factory is not None:
+                self._service = self._service_factory(self.session)
+            else:
+                from ..tables.remote import connect
+
+                self._service = connect(self.session)
+        return self._service
 
     @property
     def active(self) -> bool:
@@ -197,15 +206,16 @@ class TablePlay:
         return COACH_OFF_AT_TABLE if self.active else None
 
     def watch(self, seated: Seated) -> None:
-        """Show a table without a seat (the teacher's page)."""
-        from ..tables.client import TableClient
+        """Show a table without a seat (the teacher's page: the service shows a teacher
+        the table as any watcher sees it while it runs, everything once it is over)."""
+        from ..tables.remote import SeatClient
 
         self.panel.reset()
         self.watching_only = True
         self.seated = seated
         self.seat_code = None
         self.creator_token = None
-        self.client = TableClient(self.store, seated.table_id, session=self.session)
+        self.client = SeatClient(self.service, seated.table_id)
         self.elsewhere = False
         self.table_box.layout.display = ""
         self.forms.show(False)
@@ -267,7 +277,7 @@ class TablePlay:
         if game is not None and game.history and not game.is_over:
             return  # never drop a solo game in progress without asking: the forms offer it
         try:
-            seated = self.store.rejoin(token, session=self.session)
+            seated = self.service.rejoin(token)
         except StoreFaultError as exc:  # the seat is still this browser's: keep its token
             self.app._set_status(
                 f"Your table seat could not be restored just now: {exc}. Reload the page "
@@ -303,7 +313,7 @@ class TablePlay:
             return
         token = self.client.token
         try:
-            self.store.rejoin(token or "", session=self.session)
+            self.service.rejoin(token or "")
         except Exception as exc:  # noqa: BLE001
             self.failed(self.table_note, exc)
             return
@@ -321,7 +331,7 @@ class TablePlay:
     ) -> None:
         """Show the table ``seated`` is at, as its seat (or as a watcher); ``back``: the
         page came back to a seat it held."""
-        from ..tables.client import TableClient
+        from ..tables.remote import SeatClient
 
         panel = self.panel
         panel.reset()
@@ -337,8 +347,12 @@ class TablePlay:
             "seat_code": self.seat_code,
         }
         try:
-            client = TableClient(
-                self.store, seated.table_id, seat=seated.seat, token=token, session=self.session
+            client = SeatClient(
+                self.service,
+                seated.table_id,
+                seat=seated.seat,
+                token=token,
+                creator_token=creator_token,
             )
         except TableError as exc:  # a damaged log, the store gone: the browser keeps the seat
             self.keeper.keep(kept)
@@ -386,6 +400,9 @@ class TablePlay:
             client.play(action)
         except StaleMoveError:
             return "The table moved on: another move came first. Here is the new position."
+        except SeatTokenError as exc:
+            self.seat_lost(_sentence(exc))
+            return _sentence(exc)
         except SeatElsewhereError as exc:
             self.elsewhere = True
             return f"{str(exc)[0].upper()}{str(exc)[1:]}: press Play here to play on this page."
@@ -402,7 +419,7 @@ class TablePlay:
             self.timer.playing = False
             return
         before = client.seen_version
-        status_before = client.info.status
+        status_before = client.info.status if client.info is not None else None
         moves_before = len(client.game.history) if client.game is not None else 0
         try:
             new = client.sync(force=force)
@@ -414,9 +431,9 @@ class TablePlay:
                 except SeatElsewhereError:
                     force = force or not self.elsewhere  # redraw: this page now watches
                     self.elsewhere = True
-            bot_moves = 0
-            if not self.elsewhere:
-                bot_moves = client.move_bots(max_moves=1, explain=_explain)
+        except SeatTokenError as exc:  # the seat was freed (or taken to another device)
+            self.seat_lost(_sentence(exc))
+            return
         except TableError as exc:
             self.trouble = True
             self.table_note.show(_sentence(exc), bad=True)
@@ -435,8 +452,26 @@ class TablePlay:
             self.table_note.show("The table store answers again: play goes on.")
             force = True
         changed = client.seen_version != before or client.info.status != status_before
-        if new or bot_moves or changed or force:
+        if new or changed or force:
             self.app.table_moved(moves_before)
+
+    def seat_lost(self, why: str) -> None:
+        """This page's token no longer holds its seat (freed by the creator or the teacher,
+        or opened on another device): leave the table, drop everything the seat showed, and
+        say why."""
+        self.timer.playing = False
+        self.client = None
+        self.seated = None
+        self.creator_token = None
+        self.keeper.forget()
+        self.table_box.layout.display = "none"
+        self.forms.show(True)
+        self.app.leave_table()
+        self.app._set_status(
+            f"{why} You are no longer at that table: its cards and tickets are not shown here "
+            "any more.",
+            bad=True,
+        )
 
     # ------------------------------------------------------------------ what the page shows
     def render(self) -> None:
@@ -464,12 +499,3 @@ def _sentence(exc: Exception) -> str:
     """A table error's message as a sentence (capital first, full stop last)."""
     text = str(exc)
     return f"{text[:1].upper()}{text[1:]}{'' if text.endswith('.') else '.'}"
-
-
-def _explain(bot: Any, game: Any, action: Any) -> dict[str, Any] | None:
-    """What a table's bot recorded about its move, stored with it for every seat's coach."""
-    try:
-        return record_move(bot, game, action).to_data()
-    except Exception:  # the coach must never stop a game
-        log.exception("could not record a bot move")
-        return None

@@ -6,16 +6,21 @@ own Voilà server behind Jupyter Server's token or password (``make teacher``,
 which the hub opens to its owner only, for a member of the hub's teachers group. The server
 (or the hub) tells the page's kernel (:func:`teacher_access`); without that word the
 page builds no table list, no button and no result, so no message a browser sends can
-reveal or do anything here. Every action checks the kernel's access again. It reads the
-same table store as the app (``TTR_TABLES_URL``, or the default SQLite file).
+reveal or do anything here. Every action checks the kernel's access again, and the table
+service (:mod:`ttr_nb.tables.service`), which alone holds the tables, checks it once more:
+it serves a teacher's request only for a teacher's pass (signed by the teacher's server) or
+a hub user of the teachers group. The page's kernel never holds the store, the seeds or a
+running game's hands: it asks the service, as any page does.
 
 - **Tables**: code, map, players (away ones marked), moves, scores, whose turn, last
   activity; refreshed every few seconds.
 - **Watch a table**: the app itself, as a watcher: the public table while the game runs
   (board, face-up cards, counts, scores, log; no coach for any seat), every hand and ticket
   once it is over; stepping and *Replay* at a chosen speed, for the projector.
-- **Close a table**, switch its coach, and **export the class's results** as CSV (table,
-  player, score by part, tickets done and missed once a game is over).
+- **Close a table**, or **many at once** (every idle table, every table still waiting for
+  players, or every table opened from one network address: a prankster's), switch a
+  table's coach, free a seat, and **export the class's results** as CSV (table, player,
+  score by part, tickets done and missed once a game is over).
 """
 
 from __future__ import annotations
@@ -32,14 +37,13 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 from IPython.display import display
 
-from ..errors import CorruptMoveError, TableError
+from ..errors import TableError
 from ..tables.codes import show_code
 from .controls import Note, browser_timer, button, count
 from .links import LinkBox, LinkReader, app_base, table_link
 
 if TYPE_CHECKING:
-    from ..tables import TableInfo, TableStore
-    from ..tables.client import TableClient
+    from ..tables.remote import TablesClient
     from .app import GameApp
 
 log = logging.getLogger(__name__)
@@ -159,23 +163,24 @@ class TeacherPage:
     access : TeacherAccess, optional
         What the server said about the visitor (default: :func:`teacher_access`). Without
         access the page holds one sentence and nothing else.
-    store_factory : callable, optional
-        Makes the table store (default: the app's, :func:`ttr_nb.tables.default_url`).
+    service_factory : callable, optional
+        Gives the page its client of the table service, by the page's id (default: the
+        class server's, :func:`ttr_nb.tables.remote.connect`).
     """
 
     def __init__(
         self,
         access: TeacherAccess | None = None,
-        store_factory: Callable[[], TableStore] | None = None,
+        service_factory: Callable[[str], TablesClient] | None = None,
     ) -> None:
         from . import panels
         from .safety import CallbackGuard
 
         self.access = access if access is not None else teacher_access()
         self.guard = CallbackGuard(show_details=False)
-        self._store_factory = store_factory
-        self._store: TableStore | None = None
-        self.clients: dict[int, TableClient] = {}
+        self._service_factory = service_factory
+        self._service: TablesClient | None = None
+        self.rows: dict[int, dict[str, Any]] = {}  # table id -> its row of the list
         self.app: GameApp | None = None
         title = widgets.HTML(
             "<div class='ttr-title'><b>Ticket to Ride: the teacher's page</b> "
@@ -219,6 +224,25 @@ class TeacherPage:
             guard(lambda _b: self.free_seat(self.picker.value, self.seat_picker.value))
         )
         self.picker.observe(guard(lambda _c: self._offer_seats()), names="value")
+        self.find_code = widgets.Text(
+            description="Find:",
+            placeholder="a table code",
+            layout=widgets.Layout(width="14em"),
+            _dom_classes=["ttr-teacher-find"],
+        )
+        self.find_code.observe(guard(lambda _c: self.refresh()), names="value")
+        self.close_idle_button = button("Close every idle table", "ttr-teacher-close-idle")
+        self.close_idle_button.on_click(guard(lambda _b: self.close_many("idle")))
+        self.close_waiting_button = button(
+            "Close every table still waiting for players", "ttr-teacher-close-waiting"
+        )
+        self.close_waiting_button.on_click(guard(lambda _b: self.close_many("waiting")))
+        self.close_address_button = button(
+            "Close every table opened from this table's address", "ttr-teacher-close-address"
+        )
+        self.close_address_button.on_click(
+            guard(lambda _b: self.close_from_address(self.picker.value))
+        )
         self.size_html = widgets.HTML(_dom_classes=["ttr-teacher-size-box"])
         # The picked table's link and QR code, to show the class (the app's address: the
         # server's TTR_APP_URL, else this page's host at the app's port).
@@ -236,9 +260,18 @@ class TeacherPage:
                 style,
                 title,
                 widgets.HTML(f"<div class='ttr-note ttr-teacher-who'>{html.escape(who)}</div>"),
+                self.find_code,
                 self.tables_html,
                 widgets.HBox(
                     [self.picker, self.watch_button, self.coach_button, self.close_button],
+                    layout=widgets.Layout(flex_flow="row wrap"),
+                ),
+                widgets.HBox(
+                    [
+                        self.close_idle_button,
+                        self.close_waiting_button,
+                        self.close_address_button,
+                    ],
                     layout=widgets.Layout(flex_flow="row wrap"),
                 ),
                 widgets.HBox(
@@ -260,13 +293,19 @@ class TeacherPage:
         self.timer.playing = True
 
     @property
-    def store(self) -> TableStore:
-        """The tables' store, opened on first use."""
-        if self._store is None:
-            from ..tables.store import open_store
+    def service(self) -> TablesClient:
+        """This page's client of the table service (made on first use)."""
+        if self._service is None:
+            import secrets
 
-            self._store = open_store(self._store_factory)
-        return self._store
+            page = secrets.token_hex(12)
+            if self._service_factory is not None:
+                self._service = self._service_factory(page)
+            else:
+                from ..tables.remote import connect
+
+                self._service = connect(page)
+        return self._service
 
     @property
     def granted(self) -> bool:
@@ -288,17 +327,26 @@ class TeacherPage:
         """Read every table again (the page's timer calls it every few seconds)."""
         if not self.granted:
             return
+        from ..tables.remote import info_from
+
         try:
-            tables = self.store.list_tables(MAX_TABLES_LISTED)
-            size = self.store.store_size()
-        except TableError as exc:  # the store's own sentence (unreachable, read-only ...)
+            listed = self.service.list_rows(MAX_TABLES_LISTED)
+            size = self.service.store_size()
+        except TableError as exc:  # the service's own sentence (unreachable, refused ...)
             self.note.show(_sentence(exc), bad=True)
             return
-        rows = [self._row(info) for info in tables]
+        wanted = "".join(ch for ch in self.find_code.value.upper() if ch.isalnum())
+        rows = []
+        for data in listed:
+            row = self._row(info_from(data), data)
+            if wanted and wanted not in row["info"].code:
+                continue
+            rows.append(row)
+        self.rows = {row["info"].table_id: row for row in rows}
         self.tables_html.value = tables_table(rows)
         self.size_html.value = (
             f"<div class='ttr-note ttr-teacher-size'>The table store holds "
-            f"{html.escape(size.describe())}; finished, closed and abandoned tables are "
+            f"{html.escape(size['text'])}; finished, closed and abandoned tables are "
             "deleted after the retention period the server sets.</div>"
         )
         options = [(f"{show_code(r['info'].code)} ({r['map']})", r["info"].table_id) for r in rows]
@@ -309,49 +357,20 @@ class TeacherPage:
             self.picker.value = keep if keep in ids else (ids[0] if ids else None)
         self._offer_seats()
 
-    def _row(self, info: TableInfo) -> dict[str, Any]:
+    @staticmethod
+    def _row(info: Any, data: dict[str, Any]) -> dict[str, Any]:
         from ..maps import load_map
 
-        scores: list[int] = []
-        turn = ""
-        damaged = ""
-        if info.status != "open":
-            client, problem = self._client(info.table_id)
-            game = client.game if client else None
-            if problem:
-                damaged = problem
-            elif game is not None:
-                scores = [row["total"] for row in game.scores()]
-                if not game.is_over and info.status == "playing":
-                    turn = info.names[game.current_player]
+        turn = data.get("turn")
+        problem = data.get("problem") or ""
         return {
             "info": info,
             "map": load_map(info.map).name,
-            "scores": scores,
-            "turn": turn,
-            "damaged": damaged,
+            "scores": data.get("scores") or [],
+            "turn": info.names[turn] if isinstance(turn, int) and info.status == "playing" else "",
+            "damaged": _sentence(TableError(problem)) if problem else "",
+            "from": data.get("creator_address") or "",
         }
-
-    def _client(self, table_id: int) -> tuple[TableClient | None, str]:
-        """The table's game, followed; or what is wrong with its move log."""
-        from ..tables.client import TableClient
-
-        client = self.clients.get(table_id)
-        try:
-            if client is None:
-                client = self.clients[table_id] = TableClient(self.store, table_id)
-            else:
-                client.sync()
-        except CorruptMoveError as exc:
-            self.clients.pop(table_id, None)
-            return None, (
-                f"Move {exc.number} is damaged in the table store ({exc.reason}): this game "
-                f"stops after move {exc.number - 1}."
-            )
-        except TableError as exc:
-            log.warning("teacher: table %s could not be read: %s", table_id, exc)
-            return None, _sentence(exc)
-        return client, ""
 
     def _heard_address(self, _query: str, base: str | None) -> None:
         """The page's own address (its query, with the login token, is never kept)."""
@@ -361,13 +380,8 @@ class TeacherPage:
     def _show_link(self) -> None:
         """The picked table's link and QR code, while players may still join it."""
         table_id = self.picker.value
-        client = self.clients.get(table_id) if isinstance(table_id, int) else None
-        info = client.info if client is not None else None
-        if info is None and isinstance(table_id, int):
-            try:
-                info = self.store.table_by_id(table_id)
-            except TableError:
-                return  # the store did not answer just now: keep what is shown
+        row = self.rows.get(table_id) if isinstance(table_id, int) else None
+        info = row["info"] if row is not None else None
         if info is None or info.status not in ("open", "playing") or self.page_base is None:
             self.link_box.clear()
             return
@@ -380,13 +394,8 @@ class TeacherPage:
         table_id = self.picker.value
         seats: list[tuple[str, int]] = []
         if isinstance(table_id, int):
-            client = self.clients.get(table_id)
-            info = client.info if client is not None else None
-            if info is None:
-                try:
-                    info = self.store.table_by_id(table_id)
-                except TableError:
-                    info = None
+            row = self.rows.get(table_id)
+            info = row["info"] if row is not None else None
             if info is not None and info.status in ("open", "playing"):
                 seats = [
                     (f"{s.seat + 1}: {s.name}", s.seat)
@@ -404,12 +413,12 @@ class TeacherPage:
         table_id = self._picked(table_id)
         if table_id is None:
             return
-        from ..tables.store import Seated
+        from ..tables.records import Seated
         from .app import GameApp
 
-        info = self.store.table_by_id(table_id)
+        info = self.service.table_by_id(table_id)
         if self.app is None:
-            self.app = GameApp(auto_bots=False, store_factory=lambda: self.store)
+            self.app = GameApp(auto_bots=False, service_factory=lambda _page: self.service)
             # The teacher watches: no games of their own, no tables to open from here.
             self.app.new_game_box.layout.display = "none"
             self.app.tables.forms_box.layout.display = "none"
@@ -422,18 +431,44 @@ class TeacherPage:
         table_id = self._picked(table_id)
         if table_id is None:
             return
-        info = self.store.table_by_id(table_id)
-        self.store.close_table(table_id, teacher=True)
+        info = self.service.table_by_id(table_id)
+        self.service.close_table(table_id, teacher=True)
         self.note.show(f"Table {show_code(info.code)} is closed.")
         self.refresh()
+
+    def close_many(self, which: str) -> int:
+        """Close every idle table, or every table waiting for players (not the teacher's
+        own); returns how many were closed."""
+        if not self.granted:
+            return 0
+        closed = self.service.close_many(which)
+        what = "idle" if which == "idle" else "waiting for players"
+        self.note.show(f"Closed {count(closed, 'table')} {what}.")
+        self.refresh()
+        return closed
+
+    def close_from_address(self, table_id: int | None) -> int:
+        """Close every table opened from the network address the picked table was opened
+        from (a prankster's); returns how many."""
+        table_id = self._picked(table_id)
+        if table_id is None:
+            return 0
+        address = self.rows.get(table_id, {}).get("from")
+        if not address:
+            self.note.show("The server did not note where this table was opened from.", True)
+            return 0
+        closed = self.service.close_many("address", address)
+        self.note.show(f"Closed {count(closed, 'table')} opened from {address}.")
+        self.refresh()
+        return closed
 
     def switch_coach(self, table_id: int | None) -> None:
         """Let a table's players open the coach, or switch it off (a graded game)."""
         table_id = self._picked(table_id)
         if table_id is None:
             return
-        info = self.store.table_by_id(table_id)
-        self.store.set_coach(table_id, not info.coach, teacher=True)
+        info = self.service.table_by_id(table_id)
+        self.service.set_coach(table_id, not info.coach, teacher=True)
         state = "may open the coach" if not info.coach else "cannot open the coach"
         self.note.show(f"At table {show_code(info.code)} the players {state} now.")
         self.refresh()
@@ -446,9 +481,9 @@ class TeacherPage:
         if not isinstance(seat, int):
             self.note.show("Pick the seat to free first.", bad=True)
             return
-        info = self.store.table_by_id(table_id)
+        info = self.service.table_by_id(table_id)
         try:
-            self.store.free_seat(table_id, seat, teacher=True)
+            self.service.free_seat(table_id, seat, teacher=True)
         except TableError as exc:
             self.note.show(_sentence(exc), bad=True)
             return
@@ -462,11 +497,9 @@ class TeacherPage:
         are exported as usual."""
         if not self.granted:
             return ""
-        from ..tables.results import class_results, results_csv
-
-        problems: list[TableError] = []
-        rows = class_results(self.store, self.clients, MAX_TABLES_LISTED, problems=problems)
-        text = results_csv(rows)
+        results = self.service.results()
+        text = str(results["csv"])
+        problems = [TableError(p) for p in results["problems"]]
         data = base64.b64encode(text.encode("utf-8")).decode("ascii")
         stamp = time.strftime("%Y-%m-%d-%H%M")
         self.export_link.value = (

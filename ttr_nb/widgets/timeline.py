@@ -51,6 +51,7 @@ class TimelinePanel:
         self.speed = widgets.Dropdown(
             options=REPLAY_SPEEDS,
             value=1000,
+            tooltip="Replay speed",  # its name for a screen reader (no label)
             layout=widgets.Layout(width="150px"),
             _dom_classes=["ttr-replay-speed"],
         )

@@ -1,12 +1,14 @@
-"""What a tutorial is made of: rules with ids, steps on real positions, goals, and the
-registry of each map's tutorial.
+"""What a tutorial is made of: rules with ids, steps of one game, goals, and the registry
+of each map's tutorial.
 
-A :class:`Step` builds its position with the engine (a game dealt from a seed, then edited
-so that the step's situation occurs: :mod:`ttr_nb.deals`), says in a few sentences what the
-rule is and what to do, marks where to look, and judges the learner's moves with its
-:class:`Goal`. Every rule a tutorial teaches is a :class:`Rule` with an id; the rules
-lessons' sections name the same ids (cell metadata ``ttr_rules``), and a test checks that
-each of them is taught by some step of the map's tutorial.
+A tutorial is one game, played by the engine (:mod:`.script`): each :class:`Step` carries
+on the game the step before left (the learner's own choices stay) and plays the other
+seats' turns up to the step's situation; a step that needs another position (a jump to
+the last rounds, another game) says plainly what it is. A step says in a few sentences
+what the rule is and what to do, names and marks where to look, and judges the learner's
+moves with its :class:`Goal`. Every rule a tutorial teaches is a :class:`Rule` with an id;
+the rules lessons' sections name the same ids (cell metadata ``ttr_rules``), and a test
+checks that each of them is taught by some step of the map's tutorial.
 
 A map's tutorial lives with its variant (``ttr_nb/widgets/variants/*_tutorial.py``) and
 registers itself here with :func:`register_tutorial`: the app never branches on the map.
@@ -14,7 +16,7 @@ registers itself here with :func:`register_tutorial`: the app never branches on 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -99,9 +101,17 @@ class Goal:
 class Step:
     """One step of a tutorial: a position, the rule in words, a task, marks and a goal.
 
-    ``goal`` None makes a step to read (an end screen): it is done as soon as it opens.
-    ``done`` is said once the goal is reached (a function of the game, to quote its
-    figures); ``marks`` may depend on the position built.
+    A step's position is the game of the steps before it, carried on: ``carry(game)``
+    takes the game as the step named ``after`` (by default the step before) left it and
+    plays on to this step's situation (the other seats' turns; see :mod:`.script`). A step
+    without ``carry`` opens a new position, ``build()``, and ``staged`` says plainly what it
+    is ("another game, ..."); a carried step that jumps ahead says so in ``staged`` too.
+
+    ``bind(step, game)`` gives the step for the position opened: its target named in the
+    words, its goal and marks (a route chosen on that board). ``goal`` None makes a step
+    to read (an end screen, a recap): it is done as soon as it opens. ``done`` is said once
+    the goal is reached (a function of the game, to quote its figures); ``marks`` may
+    depend on the position.
     """
 
     key: str
@@ -109,10 +119,14 @@ class Step:
     rules: tuple[str, ...]
     text: str
     task: str
-    build: Callable[[], Game]
+    build: Callable[[], Game] | None = None
     goal: Goal | None = None
     done: str | Callable[[Game], str] = ""
     marks: Marks | Callable[[Game], Marks] = field(default_factory=Marks)
+    carry: Callable[[Game], Game] | None = None
+    after: str | None = None
+    staged: str | Callable[[Game], str] = ""
+    bind: Callable[[Step, Game], Step] | None = None
 
     def marks_for(self, game: Game) -> Marks:
         """The marks of this step in ``game`` (the position as it is now)."""
@@ -121,6 +135,28 @@ class Step:
     def done_text(self, game: Game) -> str:
         """What the step says once its goal is reached in ``game``."""
         return self.done(game) if callable(self.done) else self.done
+
+    def staged_text(self, game: Game) -> str:
+        """What is new about the position opened (empty: the game simply goes on)."""
+        return self.staged(game) if callable(self.staged) else self.staged
+
+    def opened(self, game: Game) -> Step:
+        """This step for the position ``game`` it opens on (targets named)."""
+        return self.bind(self, game) if self.bind is not None else self
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A step as it opens: the step bound to its position, the game, what the other
+    seats (or the tutorial, for the learner) played since the step it continues, and what
+    is new about the position."""
+
+    index: int
+    step: Step
+    game: Game
+    meanwhile: str = ""
+    staged: str = ""
+    resumed: str = ""  # the game of an earlier step, back after another position
 
 
 @dataclass(frozen=True)
@@ -154,9 +190,126 @@ class Tutorial:
         """The ids of the rules some step teaches."""
         return {r for step in self.steps for r in step.rules}
 
+    def index_of(self, key: str) -> int:
+        """The index of the step with this key."""
+        return next(i for i, s in enumerate(self.steps) if s.key == key)
+
+    def source(self, index: int) -> int | None:
+        """The step whose end step ``index`` carries on from (None: a new position)."""
+        step = self.steps[index]
+        if step.carry is None or index == 0:
+            return None
+        return self.index_of(step.after) if step.after else index - 1
+
+    def open(self, index: int, ends: Mapping[int, Game] | None = None) -> Opening:
+        """Step ``index`` opened: carried on from the game the learner left at the step it
+        follows (``ends``, by step index), or from the tutorial's own way through the steps
+        before when the learner has no such game (a reload, a jump to a step)."""
+        step = self.steps[index]
+        source = self.source(index)
+        meanwhile = ""
+        if source is None:
+            assert step.build is not None, f"{self.map_id}: step {step.key} opens on nothing"
+            game = step.build()
+        else:
+            assert step.carry is not None
+            before = (ends or {}).get(source) or self.default_end(source)
+            game = before.clone()
+            start = len(game.history)
+            game = step.carry(game)
+            meanwhile = between(game, start)
+        resumed = (
+            f"your own game, as you left it at step {source + 1}"
+            if source is not None and source != index - 1
+            else ""
+        )
+        return Opening(index, step.opened(game), game, meanwhile, step.staged_text(game), resumed)
+
+    def finish(self, opening: Opening, game: Game | None = None) -> Game:
+        """``game`` (by default the opening's position, copied) with the step's goal
+        reached by its *Show me* moves: the tutorial's own way through the step."""
+        game = (game or opening.game).clone()
+        goal = opening.step.goal
+        for _ in range(20):
+            if goal is None or goal.reached(game):
+                break
+            action = goal.show_move(game)
+            if action is None:
+                break
+            game.apply(action)
+        return game
+
+    def default_end(self, index: int) -> Game:
+        """The game as the tutorial's own learner (who always plays *Show me*) leaves step
+        ``index`` (made once; a copy)."""
+        key = (self.map_id, index)
+        if key not in _DEFAULT_ENDS:
+            _DEFAULT_ENDS[key] = self.finish(self.open(index))
+        return _DEFAULT_ENDS[key].clone()
+
+
+_DEFAULT_ENDS: dict[tuple[str, int], Game] = {}
+
+
+def _twice(lines: list[str]) -> list[str]:
+    """A line said twice in a row once, with *twice* (two cards from the deck)."""
+    out: list[str] = []
+    for line in lines:
+        if out and out[-1] == line:
+            out[-1] = f"{line}, twice"
+        else:
+            out.append(line)
+    return out
+
+
+def between(game: Game, start: int) -> str:
+    """What was played in ``game`` since move ``start``, in words: each turn's log lines
+    (the learner's marked as played for them); many moves are summed up instead."""
+    moves = game.history[start:]
+    if not moves:
+        return ""
+    lines = game.log[start:]
+    names = game.names
+    if len(moves) > 12:
+        claims: dict[int, int] = {}
+        for move in moves:
+            if isinstance(move.action, ClaimRoute):
+                claims[move.player] = claims.get(move.player, 0) + 1
+        seats = sorted({m.player for m in moves})
+        parts = [f"{'you' if s == LEARNER else names[s]} {claims.get(s, 0)}" for s in seats]
+        played_for = " Your own turns were played for you." if LEARNER in seats else ""
+        return (
+            f"{len(moves)} moves were played (the log lists them); routes claimed: "
+            f"{', '.join(parts)}.{played_for}"
+        )
+    turns: list[tuple[int, list[str]]] = []
+    for move, line in zip(moves, lines, strict=True):
+        if turns and turns[-1][0] == move.player:
+            turns[-1][1].append(line)
+        else:
+            turns.append((move.player, [line]))
+    words = []
+    for seat, said in turns:
+        text = "; ".join(_twice(said))
+        words.append(f"Played for you: {text}." if seat == LEARNER else f"{text}.")
+    return " ".join(words)
+
 
 # ------------------------------------------------------------------ the registry
 TUTORIALS: dict[str, Callable[[], Tutorial]] = {}
+LESSON_TITLES: dict[str, str] = {}
+"""Each rules lesson's title (its notebook's first heading; a test compares them), by file
+name: links to a lesson say its title, never its file name."""
+
+
+def register_lessons(titles: dict[str, str]) -> None:
+    """Name the lessons a variant's rules link to (file name -> title)."""
+    LESSON_TITLES.update(titles)
+
+
+def lesson_title(name: str) -> str:
+    """The title of the lesson ``name`` (its file name, without the suffix, if unknown)."""
+    return LESSON_TITLES.get(name) or name.removesuffix(".ipynb").replace("_", " ")
 
 
 def register_tutorial(map_id: str) -> Callable[[Callable[[], Tutorial]], Callable[[], Tutorial]]:
@@ -210,13 +363,13 @@ def draw_cards(asks: str = "take two cards") -> Goal:
 def claim(
     routes: Iterable[int],
     asks: str,
-    pays: Callable[[Any], bool] = lambda _cards: True,
+    pays: Callable[[Game, Any], bool] = lambda _g, _cards: True,
 ) -> Goal:
-    """Claiming one of ``routes`` with a payment that ``pays`` accepts."""
+    """Claiming one of ``routes`` with a payment that ``pays(game, cards)`` accepts."""
     wanted = frozenset(routes)
     return Goal(
         asks,
-        lambda _g, a: isinstance(a, ClaimRoute) and a.route in wanted and pays(a.cards),
+        lambda g, a: isinstance(a, ClaimRoute) and a.route in wanted and pays(g, a.cards),
         prefer=lambda g, a: sum(n for card, n in a.cards if g.map.card_by_id[card].wild),
     )
 

@@ -1,226 +1,265 @@
-"""Positions for tutorial steps, on any map: deals past setup, routes found by what they
-are (a single coloured route of 4 spaces, a gray one, a double route), and a late game with
-every player's network laid out.
-
-Everything is built by the engine from a seed (:func:`~ttr_nb.game.new_game`) and then
-edited with :mod:`ttr_nb.deals`, so each step opens on the same position every time.
+"""Positions of the tutorial game, on any map: the deal, the other seats' setup and turns,
+the cards a step needs brought to the learner, the routes a step points at, and the jump
+to the end of the game. Every position is played by the engine (:mod:`.script`).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from ...actions import DrawTickets, KeepTickets
-from ...deals import give_routes, set_hand, set_tickets
-from ...game import Game, new_game
-from ...maps import Map, Route
+from ...deals import set_face_up
+from ...game import Game
+from ...maps import Route
 from .model import LEARNER
+from .script import (
+    arrange,
+    blind_turn,
+    cheapest_claim,
+    colour_cards,
+    deal,
+    fitting_card,
+    in_pile,
+    is_wild,
+    jump,
+    others_play,
+    plain_cards,
+    plain_route,
+    plan_networks,
+    spend_or_draw,
+)
 
-NAMES = ("Ann", "Bruno", "Chen", "Dita", "Emil")
-"""The seats' names (the learner is Ann: the app's first human seat is called so)."""
-
-SEED = 7
-
-
-def dealt(map_id: str, players: int = 3, seed: int = SEED) -> Game:
-    """A new game on ``map_id``, before anyone has chosen tickets."""
-    return new_game(map_id, players=list(NAMES[:players]), seed=seed)
-
-
-def started(
-    map_id: str,
-    players: int = 3,
-    seed: int = SEED,
-    setup: Callable[[Game], Any] | None = None,
-) -> Game:
-    """A game just past setup: each player made the choices ``setup`` picks
-    (:func:`setup_move` by default)."""
-    game = dealt(map_id, players, seed)
-    choose = setup or setup_move
-    while game.phase == "setup":
-        game.apply(choose(game))
-    return game
+OTHERS_KEEP = {1: None, 2: 2}  # at setup Bruno keeps every ticket offered, Chen the first 2
 
 
-def setup_move(game: Game) -> Any:
-    """A plain setup choice: keep every ticket offered, draw one long ticket where there
-    are two decks; any other setup step takes the first legal choice."""
+# ------------------------------------------------------------------ the deal and setup
+def plain_row(game: Game, start: int = 0) -> list[str]:
+    """A face-up row of plain cards, no wild card (World: its own decks' mix)."""
+    slots = game.rules.face_up_slots
+    decks = game.rules.deck_names
+    per_deck = [colour_cards(game, deck) for deck in decks]
+    cards = [c for group in zip(*per_deck, strict=False) for c in group]
+    return [cards[(start + i) % len(cards)] for i in range(slots)]
+
+
+def tutorial_deal(map_id: str, players: int = 3) -> Game:
+    """The tutorial game's deal: the seed's, with a face-up row without wild cards (a
+    locomotive turns up when a step wants one)."""
+
+    def rig(game: Game) -> None:
+        set_face_up(game, plain_row(game))
+
+    return deal(map_id, players=players, rig=rig)
+
+
+def setup_choice(game: Game) -> Any:
+    """The other seats' setup: choose as :data:`OTHERS_KEEP` says (the learner: keep
+    everything); draw one long ticket where there are two decks; any other setup choice
+    takes the first legal one."""
     legal = game.legal_actions()
     keeps = [a for a in legal if isinstance(a, KeepTickets)]
     if keeps:
-        return max(keeps, key=lambda a: len(a.tickets))
+        offer = game.state.players[game.state.current].offer
+        n = OTHERS_KEEP.get(game.state.current) or len(offer)
+        wanted = tuple(
+            sorted(
+                offer[
+                    : max(
+                        n, game.rules.min_keep(game.state, game.state.players[game.state.current])
+                    )
+                ]
+            )
+        )
+        return next(
+            (a for a in keeps if a.tickets == wanted), max(keeps, key=lambda a: len(a.tickets))
+        )
     draws = [a for a in legal if isinstance(a, DrawTickets)]
     if draws:
         return next((a for a in draws if a.long == 1), draws[0])
     return legal[0]
 
 
-# ---------------------------------------------------------------- cards
-def plain_cards(game_map: Map, deck: str = "train") -> list[str]:
-    """The card types that are simply a colour (no wild, no special card), map order."""
-    return [
-        c.id
-        for c in game_map.card_types
-        if c.deck == deck and not c.wild and not c.passenger and not c.harbor and c.spaces == 1
-    ]
-
-
-def wild_card(game_map: Map, deck: str = "train") -> str:
-    """The wild card that pays for any route (USA's locomotive)."""
-    return next(
-        c.id for c in game_map.card_types if c.deck == deck and c.wild and c.min_route_length <= 1
-    )
-
-
-def card_of(game_map: Map, colour: str, deck: str = "train") -> str:
-    """The plain card of ``colour`` (``red``; World's ``train-red``)."""
-    return next(c for c in plain_cards(game_map, deck) if game_map.card_by_id[c].color == colour)
-
-
-# ---------------------------------------------------------------- routes
-def singles(game: Game) -> list[Route]:
-    """Routes that are not one track of a double (or triple) route."""
-    parallel = game.rules.parallel
-    return [r for r in game.map.routes if not parallel[r.id]]
-
-
-def find_route(
-    game: Game,
-    colour: str | None = None,
-    lengths: Iterable[int] = (3, 4),
-    kind: str = "train",
-    single: bool = True,
-    avoid: Iterable[int] = (),
-) -> Route:
-    """The first open route matching the filters (``colour`` None: any colour but gray),
-    trying the lengths in the order given. Places in countries (dead ends) are avoided."""
-    skip = set(avoid)
-    pool = singles(game) if single else list(game.map.routes)
-    dead = set(game.map.dead_ends)
-    for length in lengths:
-        for route in pool:
-            if (
-                route.length == length
-                and route.kind == kind
-                and not route.pair
-                and route.id not in skip
-                and route.id not in game.state.owner
-                and (route.color == colour if colour else route.color != "gray")
-                and route.a not in dead
-                and route.b not in dead
-            ):
-                return route
-    raise ValueError(f"no {colour or 'coloured'} {kind} route of length {list(lengths)}")
-
-
-def double_route(game: Game, length: Iterable[int] = (3, 4, 2)) -> tuple[Route, Route]:
-    """Two tracks of one double route, in two colours (gray ones only if none is)."""
-    parallel = game.rules.parallel
-    for want_colours in (True, False):
-        for n in length:
-            for route in game.map.routes:
-                twins = parallel[route.id]
-                if len(twins) != 1 or route.length != n or route.kind != "train":
-                    continue
-                other = game.map.route_by_id[twins[0]]
-                if route.id > other.id or route.pair:
-                    continue
-                coloured = "gray" not in (route.color, other.color) and route.color != other.color
-                if coloured == want_colours:
-                    return route, other
-    raise ValueError("no double route on this map")
-
-
-# ----------------------------------------------------------- a late game
-def late_game(
-    map_id: str,
-    trains_left: Iterable[int] = (4, 9, 8),
-    seed: int = SEED,
-    tickets: tuple[int, int] = (2, 1),
-) -> Game:
-    """A game near its end: each seat's trains laid out as one connected network until
-    ``trains_left`` are left; each seat holds ``tickets[0]`` tickets its network completes
-    and ``tickets[1]`` it does not (chosen among the map's tickets)."""
-    left = list(trains_left)
-    game = started(map_id, players=len(left), seed=seed)
-    rng = random.Random(seed)
-    for seat, keep in enumerate(left):
-        grow_network(game, seat, keep, rng)
-    deal_late_tickets(game, range(len(left)), tickets)
+def finish_setup(game: Game, choose: Callable[[Game], Any] = setup_choice) -> Game:
+    """The setup played to its end (the other seats' choices, and the learner's when the
+    tutorial plays them)."""
+    while game.phase == "setup":
+        game.apply(choose(game))
     return game
 
 
-def deal_late_tickets(game: Game, seats: Iterable[int], tickets: tuple[int, int]) -> None:
-    """Each of ``seats`` holds ``tickets[0]`` tickets its network completes and
-    ``tickets[1]`` it does not."""
-    taken: set[int] = set()
-    for seat in seats:
-        done, open_ = tickets_for(game, seat, taken)
-        chosen = done[: tickets[0]] + open_[: tickets[1]]
-        taken.update(chosen)
-        set_tickets(game, seat, chosen)
+# ------------------------------------------------------------------ the cards to come
+def top_plain(game: Game, cards: Iterable[str] = (), n: int = 6) -> None:
+    """The next ``n`` cards of the train deck are plain (no wild card turns up by chance
+    while a step is on): ``cards`` first, then the colour the learner holds most of (while
+    the deck has a few)."""
+    wanted = [c for c in cards if in_pile(game, c)][:n]
+    plain = plain_cards(game)
+    counts = {c: in_pile(game, c) - wanted.count(c) for c in plain}
+    hand = game.state.players[LEARNER].hand
+    while len(wanted) < n:  # the learner's commonest colour first: a blind draw helps
+        card = max(plain, key=lambda c: (counts[c] > 2, hand[c], counts[c], -plain.index(c)))
+        if counts[card] <= 0:
+            break
+        wanted.append(card)
+        counts[card] -= 1
+    arrange(game, wanted)
 
 
-def grow_network(game: Game, seat: int, keep: int, rng: random.Random) -> None:
-    """Claim a connected set of open routes for ``seat`` (trains or ships) until ``keep``
-    pieces are left."""
-    state, rules = game.state, game.rules
-    player = state.players[seat]
+def wild_slots(game: Game) -> list[int]:
+    """The face-up slots holding a card whose taking is the whole draw (a locomotive)."""
+    return [i for i, c in enumerate(game.state.face_up) if whole_draw(game, c)]
+
+
+def whole_draw(game: Game, card: str | None) -> bool:
+    """Is taking ``card`` face up the whole draw (a locomotive; not Märklin's +4)?"""
+    return card is not None and game.rules.ends_draw(card)
+
+
+def plain_slot(game: Game) -> int:
+    """The first face-up slot holding a plain card."""
+    return next(
+        i
+        for i, c in enumerate(game.state.face_up)
+        if c is not None and c in colour_cards(game, game.map.card_by_id[c].deck)
+    )
+
+
+# ------------------------------------------------------------------ routes
+def open_routes(game: Game, seat: int = LEARNER) -> list[Route]:
+    """Open routes ``seat`` may claim (pieces enough, no twin of theirs), single tracks
+    first is not implied: map order; plain routes only (no tunnel, ferry or pair)."""
     dead = set(game.map.dead_ends)
-    routes = [r for r in game.map.routes if not r.pair]
-    cities = sorted({r.a for r in routes} - dead)
-    start = rng.choice(cities)
-    reached = {start}
-    for _ in range(200):
-        budget = sum(player.pieces.values()) - keep
-        if budget <= 0:
-            break
-        options = [
-            r
-            for r in routes
-            if r.length <= budget
-            and (r.a in reached or r.b in reached)
-            and rules.route_problem(state, seat, r) is None
-            and not (r.a in dead and r.b in dead)
-        ]
-        if not options:
-            break
-        exact = [r for r in options if r.length == budget]
-        route = exact[0] if exact else rng.choice(options)
-        give_routes(game, seat, [route.id])
-        reached.update(p for p in route.ends if p not in dead)
-    # A budget no route could fill exactly is rounded off (from the kind most left).
-    while sum(player.pieces.values()) > keep:
-        most = max(player.pieces, key=lambda kind: player.pieces[kind])
-        player.pieces[most] -= 1
+    return [
+        r
+        for r in game.map.routes
+        if plain_route(r)
+        and game.rules.route_problem(game.state, seat, r) is None
+        and not (r.a in dead and r.b in dead)
+    ]
 
 
-def tickets_for(game: Game, seat: int, taken: set[int]) -> tuple[list[int], list[int]]:
-    """The map's tickets (not yet held) that ``seat``'s network completes, and tickets
-    with one end on it and the other off it (a ticket worth trying, not finished)."""
-    state, rules = game.state, game.rules
-    player = state.players[seat]
-    on_network = {p for rid in player.routes for p in game.map.route_by_id[rid].ends}
-    done, open_ = [], []
-    for ticket in game.map.tickets:
-        if ticket.id in taken or any(
-            ticket.id in p.tickets for p in state.players if p is not player
-        ):
-            continue
-        if len(ticket.cities) != 2:
-            continue
-        if rules.ticket_done(state, player, ticket.id):
-            done.append(ticket.id)
-        elif sum(bool(set(game.map.targets(c)) & on_network) for c in ticket.cities) == 1:
-            open_.append(ticket.id)
-    done.sort(key=lambda t: -game.map.ticket_by_id[t].points)
-    open_.sort(key=lambda t: game.map.ticket_by_id[t].points)
-    return done, open_
+def single(game: Game, route: Route) -> bool:
+    """A route that is not one track of a double (or triple) route."""
+    return not game.rules.parallel[route.id]
 
 
-def clean_hands(game: Game, **learner: int) -> None:
-    """The learner holds exactly ``learner``; the others hold a few plain cards (so that
-    nobody's hand distracts from the step)."""
-    set_hand(game, LEARNER, **learner)
+def wilds_in(game: Game, cards: Any) -> int:
+    """The wild cards of a payment."""
+    return sum(n for c, n in cards if is_wild(game, c))
+
+
+def pays_plain(game: Game, route: Route, seat: int = LEARNER) -> bool:
+    """Can ``seat`` pay for ``route`` without a wild card?"""
+    hand = game.state.players[seat].hand
+    return any(wilds_in(game, p) == 0 for p in game.rules.payments(hand, route))
+
+
+def pays_with_wild(game: Game, route: Route, seat: int = LEARNER) -> bool:
+    """Can ``seat`` pay for ``route`` using a wild card?"""
+    hand = game.state.players[seat].hand
+    return any(wilds_in(game, p) > 0 for p in game.rules.payments(hand, route))
+
+
+def label(game: Game, route_id: int) -> str:
+    """``Denver–Omaha``: a route as the app names it."""
+    return game.map.route_label(game.map.route_by_id[route_id])
+
+
+# ------------------------------------------------------------------ bringing cards
+def collect(
+    game: Game,
+    ready: Callable[[Game], bool],
+    cards: Callable[[Game], list[str]],
+    limit: int = 8,
+) -> Game:
+    """Until ``ready(game)`` at the learner's turn: the learner's turn is played for them
+    (two cards from the deck, arranged to be ``cards(game)``), then the other seats'.
+    Nothing is played when the learner is ready already (the learner's own cards suffice)."""
+    for _ in range(limit):
+        if ready(game):
+            return game
+        blind_turn(game, cards(game)[:2])
+        others_play(game)
+    if not ready(game):
+        raise ValueError("the tutorial could not bring the learner the cards a step needs")
+    return game
+
+
+def cards_for(game: Game, route: Route, seat: int = LEARNER) -> list[str]:
+    """Two cards of the colour ``route`` takes (gray: the colour the seat holds most of)."""
+    card = fitting_card(game, seat, route)
+    return [card, card]
+
+
+# ------------------------------------------------------------------ the end of the game
+def end_jump(
+    game: Game,
+    learner_left: int = 2,
+    others_left: Iterable[int] = (7, 6),
+    avoid: Iterable[int] = (),
+    first: dict[int, list[int]] | None = None,
+) -> Game:
+    """The game played on to its last rounds: every seat claims a network (the learner's
+    toward their tickets, played for them), until the learner, to move, has about
+    ``learner_left`` pieces more than the game's end trigger and holds the cards of a
+    route that brings them to the trigger or below; the others keep ``others_left`` more.
+    No plan claims a route of ``avoid``; ``first`` starts a seat's plan."""
+    trigger = game.rules.end_trigger_pieces
+    pieces = {s: sum(p.pieces.values()) for s, p in enumerate(game.state.players)}
+    budgets = {LEARNER: max(0, pieces[LEARNER] - trigger - learner_left)}
+    for seat, left in zip(range(1, game.num_players), others_left, strict=False):
+        budgets[seat] = max(0, pieces[seat] - trigger - left)
+    plans = plan_networks(game, budgets, avoid=avoid, first=first)
+    finish: dict[str, int | None] = {}
+    skip = set(avoid)
+
+    def last_route(g: Game) -> Route | None:
+        rid = finish.get("route")
+        if rid is not None:
+            route = g.map.route_by_id[rid]
+            left = sum(g.state.players[LEARNER].pieces.values())
+            if (
+                g.rules.route_problem(g.state, LEARNER, route) is None
+                and left - trigger <= route.length
+            ):
+                return route
+        found = ending_route(g, avoid=skip)
+        finish["route"] = found.id if found else None
+        return found
+
+    def idle(g: Game) -> None:
+        route = last_route(g)
+        if route is None:  # too many pieces left for one route: spend some first
+            spend_or_draw(g, trigger, skip)
+            return
+        blind_turn(g, cards_for(g, route))
+
+    def stop(g: Game) -> bool:
+        if g.state.current != LEARNER or g.state.pending is not None or plans.get(LEARNER):
+            return False
+        route = last_route(g)
+        return route is not None and cheapest_claim(g, route.id) is not None
+
+    jump(game, plans, stop, idle=idle, avoid=avoid)
+    return game
+
+
+def ending_route(game: Game, seat: int = LEARNER, avoid: Iterable[int] = ()) -> Route | None:
+    """An open plain single route (not one of ``avoid``) whose claim leaves ``seat`` the
+    end trigger's pieces or fewer (the shortest such; one the seat can pay for first)."""
+    left = sum(game.state.players[seat].pieces.values())
+    trigger = game.rules.end_trigger_pieces
+    skip = set(avoid)
+    usable = [r for r in open_routes(game, seat) if r.id not in skip]
+    options = [
+        r
+        for r in usable
+        if single(game, r) and r.color != "gray" and left - trigger <= r.length <= left
+    ]
+    if not options:
+        options = [r for r in usable if left - trigger <= r.length <= left]
+    if not options:
+        return None
+    hand_pays = [r for r in options if cheapest_claim(game, r.id, seat) is not None]
+    return min(hand_pays or options, key=lambda r: (r.length, r.id))

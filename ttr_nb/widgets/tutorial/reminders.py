@@ -3,7 +3,8 @@
 After the tutorial, the first game is against a beginner bot with the coach open. Four
 rules that a first game meets by surprise get a reminder the first time they apply: a
 face-up locomotive (a whole draw), a double route closed by the number of players, the last
-round starting, and a ticket that can no longer be completed. Each is said once per game,
+round starting, and a ticket that can no longer be completed (its routes taken, or more
+spaces to claim than trains left). Each is said once per game,
 and stays in view for about a round.
 """
 
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
-from ...algorithms import ticket_completed
+from ...algorithms import TicketUnreachableError, plan_ticket
 from ...game import Game
 from .. import panels
 from ..controls import count
@@ -122,25 +123,41 @@ class FirstGameReminders:
         return due
 
     def _impossible_ticket(self, view: Game, seat: int) -> str | None:
-        """A ticket of ``seat`` that no open route can complete any more, in words."""
+        """A ticket of ``seat`` that can no longer be completed, in words: no open route
+        can join its cities any more, or joining them needs more pieces than the seat has
+        left (the cheapest way, its own routes free: Dijkstra's algorithm)."""
         state, rules, game_map = view.state, view.rules, view.map
         player = state.players[seat]
-        usable = [game_map.route_by_id[rid].ends for rid in player.routes] + [
-            r.ends
+        owned = set(player.routes)
+        board = [(r.id, r.a, r.b, r.length) for r in game_map.routes]
+        closed = {
+            r.id
             for r in game_map.routes
-            if r.id not in state.owner and rules.route_problem(state, seat, r) is None
-        ]
+            if r.id not in owned and rules.route_problem(state, seat, r) is not None
+        }
+        left = sum(player.pieces.values())
         for ticket_id, done in view.ticket_status(seat):
             ticket = game_map.ticket_by_id[ticket_id]
             if done or len(ticket.cities) != 2:
                 continue
             a, b = (game_map.targets(c) for c in ticket.cities)
-            if not ticket_completed(usable, a, b, dead_ends=game_map.dead_ends):
-                names = " → ".join(game_map.place_name(c) for c in ticket.cities)
+            names = " → ".join(game_map.place_name(c) for c in ticket.cities)
+            cost = f"At the end it costs you {ticket.points} points"
+            try:
+                plan = plan_ticket(
+                    board, a, b, owned=owned, unavailable=closed, dead_ends=game_map.dead_ends
+                )
+            except TicketUnreachableError:
                 return (
                     f"your ticket {names} cannot be completed any more: the routes that "
-                    f"could join them are taken. At the end it costs you {ticket.points} "
-                    "points; put your trains into your other tickets."
+                    f"could join them are taken. {cost}; put your trains into your other "
+                    "tickets."
+                )
+            if plan.spaces > left:
+                return (
+                    f"your ticket {names} cannot be completed any more: joining it needs "
+                    f"{plan.spaces} more spaces and you have {panels.pieces_text(player.pieces)} "
+                    f"left. {cost}; spend what you have on routes that score."
                 )
         return None
 

@@ -10,7 +10,10 @@ import ipywidgets as widgets
 from ...actions import ClaimRoute
 from ...game import Game
 from ...maps import CardType, Route
+from ...rules import Rules, rules_for
 from .. import panels, style
+from ..controls import count
+from ..rules_card import RulesText
 
 if TYPE_CHECKING:
     from ..app import GameApp
@@ -166,6 +169,68 @@ class VariantUI:
             "K black, R red, L locomotive; gray routes take any one colour. Claimed routes "
             "show their owner's seat number."
         )
+
+    # ------------------------------------------------------------ the rules card
+    def rules_card(self) -> RulesText:
+        """The rules on one screen (the *Rules* button): the original game's, with the
+        map's own figures. A variant adds or replaces parts."""
+        rules = self.map_rules()
+        pieces = panels.pieces_text(rules.starting_pieces())
+        trigger, turns = rules.end_trigger_pieces, rules.final_turns_each
+        scoring = ["Each ticket completed adds its points; each one missed takes them away."]
+        ties = "Equal points: the most completed tickets wins"
+        if "longest_path" in rules.bonus_points:
+            scoring.append(
+                f"The longest continuous path of one's own routes scores "
+                f"{rules.bonus_points['longest_path']} (a tie: each scores it)."
+            )
+            ties += ", then the longest-path bonus"
+        return RulesText(
+            setup=(
+                f"Each player: {rules.starting_hand} train cards and {pieces}.",
+                f"{count(rules.setup_ticket_deal, 'ticket')} offered: keep at least "
+                f"{rules.setup_ticket_keep} (each one missed costs its points).",
+            ),
+            turn=(
+                "Take 2 train cards, each from the face-up row or the top of the deck. A "
+                "face-up locomotive is the whole draw, and never a second card; one drawn "
+                "from the deck is wild and the draw goes on.",
+                "Or claim 1 route.",
+                f"Or draw {count(rules.ticket_deal, 'ticket')} and keep at least "
+                f"{rules.ticket_keep}.",
+            ),
+            claiming=(
+                "Hand in as many cards of the route's colour as it has spaces: a gray route "
+                "takes any one colour, locomotives stand in for any colour.",
+                "Any open route: it need not join your own.",
+                "Not with fewer trains left than its spaces.",
+                "Double routes: never both tracks; with 2 or 3 players only one is used.",
+                "A route scores at once:",
+            ),
+            end=(
+                f"When a player ends a turn with {trigger} trains or fewer, every player, that "
+                f"one too, plays {count(turns, 'more turn')}; then the game ends.",
+            ),
+            scoring=(*scoring, f"{ties}."),
+        )
+
+    def house_rules(self) -> list[str]:
+        """What this app decides where the rulebook is silent (the card's second page)."""
+        return [
+            "No legal move at all (no card to draw, no ticket left, no route you can pay "
+            "for): you pass. When everyone passes in a row, the game ends and is scored.",
+            "An empty face-up slot (the deck and the discards ran out) stays empty until a "
+            "claim puts cards back on the discard pile.",
+            "Three face-up locomotives reset the row at most 5 times in a row.",
+            "The longest-path bonus needs at least one route.",
+            "A game ends after 3,000 moves at the latest (real games take 100 to 700).",
+            "If points, completed tickets and the tie-breaks are all equal, the tied players "
+            "share the victory.",
+        ]
+
+    def map_rules(self) -> Rules:
+        """The rules of the map shown (explore mode too: what its rules would be)."""
+        return rules_for(self.app.map)
 
     # ------------------------------------------------------------ scoring
     def player_columns(self, view: Game) -> list[tuple[str, list[str]]]:

@@ -21,6 +21,7 @@ knows nothing of them):
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 from typing import Any
 
 import ipywidgets as widgets
@@ -35,6 +36,7 @@ from ...rules.europe_tunnels import expected_extra, extra_card_odds, matching_un
 from .. import panels
 from ..board import FactProvider, PiecePainter
 from ..europe_board import EuropeArt, europe_facts
+from ..rules_card import RulesText
 from .base import Shown, VariantUI, register
 from .europe_panels import BorrowPanel, StationPanel, TunnelPanel, europe_rules, payment_words
 
@@ -255,3 +257,45 @@ class EuropeUI(VariantUI):
         ends = [view.map.route_by_id[r].ends for r in player.routes]
         a, b = view.map.ticket_by_id[ticket_id].cities
         return ticket_completed(ends, {a}, {b})
+
+    # ------------------------------------------------------------ the rules card
+    def rules_card(self) -> RulesText:
+        card = super().rules_card()
+        return replace(
+            card,
+            setup=(
+                card.setup[0] + " 3 train stations each.",
+                "1 long ticket and 3 regular ones: keep at least 2 (those given back leave "
+                "the game).",
+            ),
+            turn=(
+                *card.turn,
+                "Or build a train station in a city without one: 1 card, then 2 of one "
+                "colour, then 3.",
+            ),
+            claiming=(
+                *card.claiming[:4],
+                "A ferry needs a locomotive for each L space.",
+                "A tunnel: after you lay its cards, 3 cards are turned up; each of your colour "
+                "(or a locomotive) asks one more card. Pay, or take your cards back.",
+                card.claiming[-1],
+            ),
+            scoring=(
+                "First, each station lends its owner one route another player claimed into its "
+                "city, for tickets only.",
+                card.scoring[0],
+                "The longest path of one's own routes (the European Express) scores 10.",
+                "Each station never built scores 4.",
+                "Equal points: the most completed tickets, then the fewest stations built, "
+                "then the European Express.",
+            ),
+        )
+
+    def house_rules(self) -> list[str]:
+        return [
+            *super().house_rules(),
+            "The cards turned up for a tunnel go to the discards at once; a tunnel whose "
+            "cards ask nothing is built at once.",
+            "A station with no route to borrow is not asked about.",
+            "The tie-break on stations counts the stations built.",
+        ]

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 from typing import Any
 
 from ...actions import ClaimRoute
@@ -23,6 +24,7 @@ from .. import panels, style
 from ..board import FactProvider, PiecePainter
 from ..controls import count
 from ..germany_board import paint_passengers, passenger_facts
+from ..rules_card import RulesText
 from .base import register
 from .ticket_mix import TicketMixUI
 
@@ -268,3 +270,48 @@ class GermanyUI(TicketMixUI):
 
     def end_sections(self, view: Game) -> list[str]:
         return [majority_table_html(view), globetrotter_html(view)]
+
+    # ------------------------------------------------------------ the rules card
+    def rules_card(self) -> RulesText:
+        card = super().rules_card()
+        return replace(
+            card,
+            setup=(
+                card.setup[0],
+                "4 tickets drawn, in any mix of the short and the long deck (say the mix "
+                "first): keep at least 2.",
+                "60 passengers wait on the cities and countries.",
+            ),
+            turn=(
+                card.turn[0],
+                "Or claim 1 route, and take one passenger from each of its ends where one "
+                "waits (your choice of colour).",
+                "Or draw 4 tickets from the two decks (say the mix first) and keep at least 1.",
+            ),
+            claiming=(
+                *card.claiming[:4],
+                "Double and triple routes: one player never owns two tracks; with 2 or 3 "
+                "players only one track is used.",
+                "A country joins no two routes: it only completes the tickets naming it.",
+                card.claiming[-1],
+            ),
+            scoring=(
+                card.scoring[0],
+                "15 points (the Globetrotter) for the most completed tickets; a tie: each.",
+                "Each passenger colour: 20 points for the most, 10 for the second most "
+                "(a tie for the most: 20 each and no 10).",
+                "No longest-path bonus.",
+                "Equal points: the most completed tickets, then the most passengers; then "
+                "a shared victory.",
+            ),
+        )
+
+    def house_rules(self) -> list[str]:
+        return [
+            *super().house_rules(),
+            "The Globetrotter needs at least one completed ticket.",
+            "A ticket draw takes 4 tickets unless both decks together hold fewer; a mix the "
+            "decks cannot supply is refused (choose again).",
+            "A claim always takes a passenger from each end that has one (taking one never "
+            "costs the taker).",
+        ]

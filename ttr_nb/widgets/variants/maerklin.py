@@ -22,6 +22,7 @@ nothing of them), reusing what Germany built:
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 from typing import Any
 
 import ipywidgets as widgets
@@ -40,6 +41,7 @@ from ..maerklin_board import (
     paint_passengers,
     passenger_hit,
 )
+from ..rules_card import RulesText
 from .base import Shown, register
 from .germany import globetrotter_html
 from .maerklin_move import MovePanel
@@ -261,4 +263,48 @@ class MaerklinUI(TicketMixUI):
         return [
             merchandise_html(view),
             globetrotter_html(view, "Most completed tickets", rules.most_tickets),
+        ]
+
+    # ------------------------------------------------------------ the rules card
+    def rules_card(self) -> RulesText:
+        card = super().rules_card()
+        return replace(
+            card,
+            setup=(
+                card.setup[0] + " 3 passengers each.",
+                "4 tickets drawn, in any mix of the short and the long deck (say the mix "
+                "first): keep at least 2.",
+            ),
+            turn=(
+                "Take 2 cards, each from the face-up row or the top of the deck. A face-up "
+                "Locomotive is the whole draw and never a second card; a Locomotive +4 or a "
+                "Passenger card face up is an ordinary draw.",
+                "Or claim 1 route; you may then stand one of your passengers in a city at "
+                "either end where none stands.",
+                "Or draw 4 tickets from the two decks (say the mix first) and keep at least 1.",
+                "Or move one of your passengers along your routes (each route once): it takes "
+                "the top merchandise token of each city it enters, scores it at once, and "
+                "leaves the game. Each opponent's route on the way costs a Passenger card.",
+            ),
+            claiming=(
+                *card.claiming[:2],
+                "A Locomotive +4 pays only on routes of 4 spaces or more; Passenger cards "
+                "pay for no route.",
+                *card.claiming[2:],
+            ),
+            scoring=(
+                card.scoring[0],
+                "10 points for the most completed tickets (a tie: each).",
+                "No longest-path bonus.",
+                "Equal points: the most completed tickets, then the most merchandise.",
+            ),
+        )
+
+    def house_rules(self) -> list[str]:
+        return [
+            *super().house_rules(),
+            "A face-up Locomotive +4 may be taken as the second card of a draw.",
+            "A journey takes one token per city it enters, once (nothing more where it "
+            "comes back, nothing where it starts).",
+            "The most-tickets bonus needs at least one completed ticket.",
         ]

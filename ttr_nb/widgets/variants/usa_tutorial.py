@@ -8,13 +8,22 @@ in depth; the lessons' sections name the same ids (their ``ttr_rules`` metadata)
 from __future__ import annotations
 
 from ..tutorial import claiming, common
-from ..tutorial.model import Rule, Tutorial, register_tutorial
+from ..tutorial.model import Rule, Tutorial, register_lessons, register_tutorial
 
 L1 = "rules_usa_1_setup_and_cards.ipynb"
 L2 = "rules_usa_2_locomotives.ipynb"
 L3 = "rules_usa_3_claims_and_tickets.ipynb"
 L4 = "rules_usa_4_the_end.ipynb"
 L5 = "rules_usa_5_ties_and_quiz.ipynb"
+register_lessons(
+    {
+        L1: "Ticket to Ride (USA), part 1 of 5: setting up and drawing cards",
+        L2: "Ticket to Ride (USA), part 2 of 5: locomotives",
+        L3: "Ticket to Ride (USA), part 3 of 5: claiming routes, double routes and tickets",
+        L4: "Ticket to Ride (USA), part 4 of 5: the last round, scoring and the longest path",
+        L5: "Ticket to Ride (USA), part 5 of 5: ties, house rules and a quiz",
+    }
+)
 
 USA_RULES = (
     Rule("aim", "What you are trying to do", L1, "1. What you are trying to do"),
@@ -49,7 +58,8 @@ USA_RULES = (
 
 @register_tutorial("usa")
 def usa_tutorial() -> Tutorial:
-    """The USA tutorial: 15 steps, from the first tickets to passing when nothing is possible."""
+    """The USA tutorial: 15 steps of one game, from the first tickets to its score, then a
+    tie in another game and a recap."""
     m = "usa"
     return Tutorial(
         map_id=m,
@@ -70,6 +80,6 @@ def usa_tutorial() -> Tutorial:
             common.last_round(m),
             common.final_turn(m),
             common.ties(m),
-            common.passing(m),
+            common.recap(m, common.USA_RECAP),
         ),
     )

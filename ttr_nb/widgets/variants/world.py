@@ -20,6 +20,7 @@ knows nothing of them):
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 from typing import Any
 
 import ipywidgets as widgets
@@ -31,6 +32,7 @@ from ...rules.world import CHOOSE_SUPPLY, BuildHarbor, ChooseSupply, ExchangePie
 from .. import panels, style
 from ..board import FactProvider, PiecePainter
 from ..controls import count
+from ..rules_card import RulesText
 from ..world_board import TourChain, harbor_facts, paint_harbors
 from .base import CardRow, Shown, VariantUI, register
 from .world_panels import ExchangePanel, HarborPanel, SupplyPanel, TourPicker
@@ -287,3 +289,51 @@ class WorldUI(VariantUI):
                 f"<h4>Exchanges</h4><ul class='ttr-tickets-list'>{''.join(exchange_items)}</ul>"
             )
         return sections
+
+    # ------------------------------------------------------------ the rules card
+    def rules_card(self) -> RulesText:
+        card = super().rules_card()
+        rules = self.map_rules()
+        return replace(
+            card,
+            setup=(
+                "Each player: 3 Train and 7 Ship cards, 3 harbors; 25 trains and 50 ships, "
+                "of which you keep 60 (your secret choice; 20 and 40 for a first game).",
+                f"{count(rules.setup_ticket_deal, 'ticket')} offered: keep at least "
+                f"{rules.setup_ticket_keep}.",
+            ),
+            turn=(
+                "Take 2 cards, each face up or from the top of the train or ship deck; when "
+                "you take a face-up card, you choose the deck that refills it. A face-up Wild "
+                "is the whole draw and never a second card; one drawn from the deck is wild "
+                "and the draw goes on.",
+                "Or claim 1 route.",
+                f"Or draw {count(rules.ticket_deal, 'ticket')} and keep at least "
+                f"{rules.ticket_keep}.",
+                "Or build a harbor in a port your routes reach: 2 Train and 2 Ship cards of "
+                "one colour with the anchor (Wilds replace any).",
+                "Or exchange pieces of your supply for the other kind from your box, 1 point each.",
+            ),
+            claiming=(
+                "Train routes take Train cards and trains, ship routes Ship cards and ships, "
+                "of the route's colour (gray: any one); Wilds pay for any colour.",
+                "A Double-Ship card pays 2 spaces; a pair route takes 2 Train cards a space.",
+                "Any open route: it need not join your own; the board's edges join.",
+                "Not with fewer pieces of its kind left than its spaces.",
+                card.claiming[3],
+                card.claiming[-1],
+            ),
+            end=(
+                f"When a player ends a turn with {rules.end_trigger_pieces} pieces or fewer "
+                "(trains and ships), every player, that one too, plays 2 more turns; then the "
+                "game ends.",
+            ),
+            scoring=(
+                card.scoring[0],
+                "A tour scores its high value visited in order, its low value in another "
+                "order, else its penalty.",
+                "Each harbor: 20, 30 or 40 for 1, 2 or 3 completed tickets naming its city; "
+                "each harbor never built: 4 points off.",
+                "No longest-path bonus.",
+            ),
+        )

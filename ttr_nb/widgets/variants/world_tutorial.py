@@ -8,14 +8,15 @@ lessons name them in their sections' ``ttr_rules`` metadata.
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from ...actions import DrawFaceUp, KeepTickets
-from ...deals import give_routes, route_id, set_face_up, set_hand, set_tickets, stack_deck
+from ...actions import DrawFaceUp
 from ...game import Game
+from ...maps import Route
 from ...rules.world_actions import BuildHarbor, ChooseSupply, ExchangePieces
+from .. import panels
 from ..controls import count
 from ..tutorial import claiming, common
 from ..tutorial.model import (
@@ -26,26 +27,35 @@ from ..tutorial.model import (
     Step,
     Tutorial,
     any_move,
-    claim,
     draw_cards,
     is_card_draw,
     keep_tickets,
+    register_lessons,
     register_tutorial,
 )
 from ..tutorial.positions import (
-    deal_late_tickets,
-    dealt,
-    grow_network,
-    started,
-    tickets_for,
+    cards_for,
+    collect,
+    finish_setup,
+    setup_choice,
+    top_plain,
+    tutorial_deal,
+    wild_slots,
 )
+from ..tutorial.script import arrange, blind_turn, colour_cards, in_pile, others_play
 
 W1 = "rules_world_1_decks_and_supply.ipynb"
 W2 = "rules_world_2_routes_and_harbors.ipynb"
 W3 = "rules_world_3_tours_and_quiz.ipynb"
+register_lessons(
+    {
+        W1: "Rails & Sails: World — the rules (1 of 3)",
+        W2: "Rails & Sails: World — the rules (2 of 3)",
+        W3: "Rails & Sails: World — the rules (3 of 3)",
+    }
+)
 MAP = "world"
 SUPPLY = ChooseSupply(20, 40)  # the rulebook's advice for a first game
-ROW = ["train-red", "train-green", "train-black", "ship-red", "ship2-red", "ship-white"]
 FACE_UP = tuple(f"face-up-{i}" for i in range(6))
 
 WORLD_RULES = (
@@ -89,38 +99,54 @@ WORLD_RULES = (
 )
 
 
+RECAP = (
+    "A turn is one thing: two cards, one route, tickets, a harbor, or an exchange of pieces.",
+    "Train routes take Train cards and trains, ship routes Ship cards and ships (a "
+    "Double-Ship card pays two spaces); Wilds pay for any colour; a pair route takes two "
+    "Train cards per space. A route need not join your other routes.",
+    "A face-up Wild is the whole draw and never a second card; one drawn from the train deck "
+    "is wild and the draw goes on. Taking a face-up card, you choose which deck refills it.",
+    "A ticket adds or takes its points; a tour scores its high value in order, its low value "
+    "in any order, else its penalty; a harbor scores for your completed tickets naming it.",
+    "At 6 pieces or fewer after a turn the end begins: everyone plays two more turns.",
+)
+
+
 def world_setup(game: Game) -> Any:
-    """Keep every ticket offered, and the advised supply of 20 trains and 40 ships."""
+    """The setup choices the tutorial makes: the advised supply of 20 trains and 40 ships,
+    the other seats' tickets as :func:`setup_choice` keeps them."""
     legal = game.legal_actions()
     if SUPPLY in legal:
         return SUPPLY
-    keeps = [a for a in legal if isinstance(a, KeepTickets)]
-    return max(keeps, key=lambda a: len(a.tickets)) if keeps else legal[0]
+    return setup_choice(game)
 
 
-def world_started() -> Game:
-    """Past setup (tickets kept, 20 trains and 40 ships), hands emptied, a mixed row."""
-    game = started(MAP, setup=world_setup)
-    for seat in range(game.num_players):
-        set_hand(game, seat, **({"train-red": 1, "ship-red": 1} if seat == LEARNER else {}))
-    set_face_up(game, ROW)
+def _others_setup(game: Game) -> Game:
+    """The other seats' setup choices, until the learner chooses again (or play starts)."""
+    while game.phase == "setup" and game.state.current != LEARNER:
+        game.apply(world_setup(game))
     return game
 
 
-def _rid(a: str, b: str, colour: str | None = None) -> int:
-    return route_id(dealt(MAP), a, b, colour)
+def _rest_of_setup(game: Game) -> Game:
+    finish_setup(game, world_setup)
+    top_plain(game)
+    return game
 
 
 def _first_tickets() -> Step:
-    r = dealt(MAP).rules
+    r = tutorial_deal(MAP).rules
     return replace(
         common.first_tickets(MAP, rules=("aim", "setup", "two-decks")),
         text=(
             "You score with routes (up to 21 points for 8 spaces), with tickets (plus their "
-            "points if your routes join their cities, minus if not), and with harbors. Train "
-            "cards and Ship cards are two decks: you start with 3 Train and 7 Ship cards, and "
-            f"3 of each lie face up. Each player is offered {r.setup_ticket_deal} tickets and "
-            f"keeps at least {r.setup_ticket_keep}."
+            "points if your routes join their cities, minus if not), and with harbors. Some "
+            "tickets are tours: they name three or more cities in order, and score more when "
+            "your routes visit them in that order (the end step shows how). Train cards and "
+            "Ship cards are two decks: you start with 3 Train and 7 Ship cards, and 3 of each "
+            f"lie face up. Each player is offered {r.setup_ticket_deal} tickets and keeps at "
+            f"least {r.setup_ticket_keep}: keep those whose cities lie close together, since "
+            "each one missed costs its points."
         ),
         task=(
             f"Tick at least {r.setup_ticket_keep} tickets (their cities are ringed on the "
@@ -131,12 +157,6 @@ def _first_tickets() -> Step:
 
 
 def _supply() -> Step:
-    def build() -> Game:
-        game = dealt(MAP)
-        while game.state.pending == "keep_tickets":
-            game.apply(world_setup(game))
-        return game
-
     return Step(
         key="supply",
         title="A secret supply of 60 pieces",
@@ -147,7 +167,7 @@ def _supply() -> Step:
             "everyone has chosen. For a first game, 20 trains and 40 ships is a good mix."
         ),
         task="Choose your supply above the cards and press Keep this supply.",
-        build=build,
+        carry=_others_setup,
         goal=Goal(
             "choose your supply",
             lambda _g, a: isinstance(a, ChooseSupply),
@@ -169,19 +189,19 @@ def _turn() -> Step:
             "what you may do now."
         ),
         task="Make any one move: two cards is simplest.",
-        build=world_started,
+        carry=_rest_of_setup,
         goal=any_move(),
-        done=lambda g: f"{common._turn_text(g)} That was your turn: Bruno plays next.",
+        done=lambda g: f"{common._turn_text(g)} That was your turn: {common.next_player(g)}.",
         marks=Marks(controls=(*FACE_UP, "deck-train", "deck-ship")),
     )
 
 
-def _two_decks() -> Step:
-    def build() -> Game:
-        game = world_started()
-        stack_deck(game, ["wild", "train-white", "ship2-white", "ship-green"])
-        return game
+def _wild_on_top(game: Game) -> Game:
+    arrange(game, ["wild"])
+    return game
 
+
+def _two_decks() -> Step:
     return Step(
         key="two-decks",
         title="Drawing from two decks",
@@ -189,13 +209,13 @@ def _two_decks() -> Step:
         text=(
             "Drawing is still two cards, each face up or from the top of a deck, and you "
             "choose which deck. When you take a face-up card, you also choose which deck "
-            "refills its place: the row may hold any mix of Train and Ship cards. Here the "
-            "next Train card is a Wild."
+            "refills its place: the row may hold any mix of Train and Ship cards. A Wild drawn "
+            "unseen from the train deck is as wild as any, and your draw goes on after it."
         ),
         task=(
             "Take a face-up card and answer which deck refills its place; then take a second card."
         ),
-        build=build,
+        carry=common.others_then(_wild_on_top),
         goal=draw_cards(),
         done=lambda g: f"{common._turn_text(g)} Two cards: your turn is over.",
         marks=Marks(controls=(*FACE_UP, "deck-train", "deck-ship")),
@@ -203,166 +223,241 @@ def _two_decks() -> Step:
 
 
 def _face_up_wild() -> Step:
-    def build() -> Game:
-        game = world_started()
-        set_face_up(game, ["wild", *ROW[1:]])
-        return game
+    def marks(game: Game) -> Marks:
+        return Marks(controls=tuple(f"face-up-{i}" for i in wild_slots(game)[:1]))
 
-    return Step(
+    return replace(
+        common.face_up_locomotive(MAP, rules=("face-up-wild",)),
         key="face-up-wild",
         title="A face-up Wild",
-        rules=("face-up-wild",),
         text=(
             "Wilds pay for any colour, on trains and ships alike. Taking one from the face-up "
-            "row is your whole draw, and a Wild that turns up after your first card cannot be "
-            "your second. A Wild drawn unseen from the train deck is an ordinary card."
+            "row is your whole draw, and a face-up Wild can never be your second card, whether "
+            "it lay in the row already or turned up after your first. A Wild drawn unseen from "
+            "the train deck is just as wild, and your draw goes on after it."
         ),
         task="Take the face-up Wild (and choose which deck refills its place).",
-        build=build,
         goal=Goal(
             "take the face-up Wild",
             lambda g, a: isinstance(a, DrawFaceUp) and g.state.face_up[a.slot] == "wild",
         ),
         done="One Wild, and your turn is over.",
-        marks=Marks(controls=("face-up-0",)),
+        marks=marks,
     )
 
 
 def _wild_reset() -> Step:
-    def build() -> Game:
-        game = world_started()
-        set_face_up(game, ["wild", "wild", "train-red", "ship-red", "ship2-red", "ship-white"])
-        stack_deck(game, ["wild", "train-green", "train-black", "train-white"])
-        stack_deck(game, ["ship2-black", "ship-green", "ship2-white"])
-        return game
-
     def accepts(game: Game, action: Any) -> bool:
         if game.state.pending is None:
+            card = game.state.face_up[action.slot] if isinstance(action, DrawFaceUp) else None
             return (
                 isinstance(action, DrawFaceUp)
-                and game.state.face_up[action.slot] == "train-red"
+                and card is not None
+                and card != "wild"
                 and action.refill == "train"
             )
         return is_card_draw(action)
 
-    return Step(
+    step = common.three_locomotives(MAP, rules=("wild-reset",))
+    return replace(
+        step,
         key="wild-reset",
         title="Three Wilds face up",
-        rules=("wild-reset",),
         text=(
             "If three of the six face-up cards are Wilds, all six go to their discards and "
-            "three new cards come from each deck. Two Wilds lie face up, and the next Train "
-            "card is a third."
+            "three new cards come from each deck. Two Wilds lie face up now, and the next "
+            "Train card is a third."
         ),
         task=(
-            "Take the red Train card and refill its place from the train deck; then take your "
-            "second card."
+            "Take a face-up card that is not a Wild and refill its place from the train deck; "
+            "then take your second card."
         ),
-        build=build,
         goal=Goal(
-            "take the red Train card, refilled from the train deck",
+            "take a face-up card that is not a Wild, refilled from the train deck",
             accepts,
+            prefer=lambda _g, a: (0, a.slot) if isinstance(a, DrawFaceUp) else (1, 0),
             then="Three Wilds: the row was replaced, 3 + 3. Now take your second card.",
         ),
         done=lambda g: f"{common._turn_text(g)} The third Wild emptied the row.",
-        marks=lambda g: Marks(controls=("face-up-2",) if not g.state.pending else FACE_UP),
-    )
-
-
-def _last_round() -> Step:
-    route = _rid("athina", "tehran")
-
-    def build() -> Game:
-        game = world_started()
-        game.state.players[LEARNER].pieces = {"train": 4, "ship": 4}
-        set_hand(game, LEARNER, **{"train-red": 2, "ship-red": 1})
-        return game
-
-    return claiming.last_round_step(
-        "The end: two more turns",
-        "When a player ends a turn with 6 pieces or fewer (trains and ships together), the end "
-        "begins: every player, that one too, takes two more turns. You have 4 trains and 4 "
-        "ships.",
-        "Claim the marked 2-train route: 6 pieces are left, and the end begins.",
-        build,
-        route,
-        "Everyone now plays two more turns, you included; then the score is counted.",
-    )
-
-
-ANN = (
-    ("los-angeles", "mexico", "white"),
-    ("caracas", "mexico", "red"),
-    ("caracas", "lima", "white"),
-    ("lima", "valparaiso", None),
-)
-
-
-def _final_turn() -> Step:
-    def build() -> Game:
-        game = world_started()
-        give_routes(game, LEARNER, [route_id(game, a, b, c) for a, b, c in ANN])
-        tour = next(t.id for t in game.map.tickets if t.cities[:2] == ("mexico", "caracas"))
-        done, _open = tickets_for(game, LEARNER, set())
-        set_tickets(game, LEARNER, [tour, *done[:1]])
-        game.state.extras["harbors"].update({"lima": LEARNER, "valparaiso": LEARNER})
-        game.state.players[LEARNER].extras["harbors_left"] = 1
-        rng = random.Random(5)
-        for seat, keep in ((1, 5), (2, 11)):  # Bruno's last claim started the end
-            grow_network(game, seat, keep, rng)
-        deal_late_tickets(game, (1, 2), (2, 1))
-        state = game.state
-        state.last_round_by = 1
-        state.final_turns_left = 1
-        return game
-
-    return Step(
-        key="final-turn",
-        title="The end, tours and the score",
-        rules=("route-points", "tickets-scored", "tours"),
-        text=(
-            "This is the very last turn. Then the score: routes, tickets plus or minus, and "
-            "harbors (20, 30 or 40 for 1, 2 or 3 completed tickets naming their city; 4 points "
-            "off for each harbor not built). A tour names cities in order: a trail of your "
-            "routes through them in that order scores its high value, joined in another order "
-            "its low value, and otherwise you lose its penalty."
-        ),
-        task=(
-            "Make your last move (two cards are fine), then read the end screen: your tour "
-            "Mexico > Caracas > Lima > Valparaiso and your harbors."
-        ),
-        build=build,
-        goal=Goal("make your last move", lambda _g, _a: True, reached=lambda g: g.is_over),
-        done=_score,
         marks=lambda g: Marks(
-            places=("mexico", "caracas", "lima", "valparaiso"),
-            controls=("ttr-result-box",) if g.is_over else FACE_UP,
+            controls=FACE_UP
+            if g.state.pending
+            else tuple(f"face-up-{i}" for i in range(6) if i not in wild_slots(g))
         ),
     )
 
 
-def _score(game: Game) -> str:
-    rows = game.scores()
-    mine = rows[LEARNER]
-    parts = ", ".join(f"{k.replace('_', ' ')} {v:+d}" for k, v in mine.items() if k != "total")
-    result = game.result() or {}
-    winners = " and ".join(game.names[i] for i in result.get("winners", []))
-    return (
-        f"The game is over. Your score: {parts}; total {mine['total']}. {winners} won. The "
-        "end screen lists each tour and harbor."
+def _claims(game: Game, test: Callable[[Route], bool]) -> list[Route]:
+    """Open routes passing ``test`` the learner may claim (pieces enough), map order."""
+    return [
+        r
+        for r in game.map.routes
+        if test(r) and game.rules.route_problem(game.state, LEARNER, r) is None
+    ]
+
+
+def _payable(game: Game, routes: list[Route], pays: Callable[[Any], bool] = bool) -> list[Route]:
+    hand = game.state.players[LEARNER].hand
+    return [r for r in routes if any(pays(p) for p in game.rules.payments(hand, r))]
+
+
+def _trains() -> Step:
+    def routes(game: Game) -> list[Route]:
+        return [
+            r
+            for n in (3, 2, 4)
+            for r in _claims(
+                game,
+                lambda r: r.kind == "train" and not r.pair and r.color != "gray" and not r.wraps,
+            )
+            if r.length == n
+        ]
+
+    def find(game: Game) -> list[tuple[int, ...]]:
+        return [(r.id,) for r in _payable(game, routes(game))]
+
+    def fallback(game: Game) -> list[str]:
+        return cards_for(game, claiming.most_held(game, routes(game)))
+
+    return claiming.claim_step(
+        "trains",
+        "Train routes and ship routes",
+        ("trains-and-ships", "pay-colour"),
+        "Rectangles are train routes, ovals are ship routes across the sea. A train route is "
+        "claimed with Train cards and filled with trains, a ship route with Ship cards and "
+        "ships. All the cards are of the route's colour (any one colour for gray), and Wilds "
+        "pay for any. A route need not join your other routes.",
+        "Claim {route}, the marked train route, with your Train cards.",
+        find,
+        fallback,
+        "claim {route}, the marked train route",
+        claiming.claimed_text,
+    )
+
+
+def _double_ship() -> Step:
+    def ships(game: Game) -> list[Route]:
+        return [
+            r
+            for n in (4, 3, 2, 5)
+            for r in _claims(game, lambda r: r.kind == "ship" and r.color != "gray")
+            if r.length == n
+        ]
+
+    def double(cards: Any) -> bool:
+        return any(card.startswith("ship2") for card, _n in cards)
+
+    def find(game: Game) -> list[tuple[int, ...]]:
+        return [(r.id,) for r in _payable(game, ships(game), double)]
+
+    def fallback(game: Game) -> list[str]:
+        hand = game.state.players[LEARNER].hand
+        route = max(ships(game), key=lambda r: hand[f"ship2-{r.color}"])
+        return [f"ship2-{route.color}", f"ship2-{route.color}"]
+
+    return claiming.claim_step(
+        "double-ship",
+        "Double-Ship cards",
+        ("double-ship",),
+        "Ship cards come single (one space) or double (two spaces, two ships pictured). You "
+        "may pay one space too many when a Double-Ship card is half used, but never hand in a "
+        "card you do not need.",
+        "Claim {route}, the marked ship route, with your Double-Ship cards.",
+        find,
+        fallback,
+        "claim {route}, the marked ship route, with a Double-Ship card",
+        claiming.claimed_text,
+        pays=lambda _g, cards: double(cards),
+    )
+
+
+def _pair() -> Step:
+    def pairs(game: Game) -> list[Route]:
+        return sorted(_claims(game, lambda r: r.pair), key=lambda r: (r.length, r.id))
+
+    def find(game: Game) -> list[tuple[int, ...]]:
+        return [(r.id,) for r in _payable(game, pairs(game))]
+
+    def fallback(game: Game) -> list[str]:
+        hand = game.state.players[LEARNER].hand
+        best = max(colour_cards(game, "train"), key=lambda c: (hand[c], in_pile(game, c)))
+        return [best, best]
+
+    return claiming.claim_step(
+        "pair-route",
+        "Pair routes",
+        ("pair-routes",),
+        "A pair route (a white stripe along each space) crosses hard ground: each space takes "
+        "two Train cards of one colour. The colour may change from space to space, and a Wild "
+        "completes a pair.",
+        "Claim {route}, the marked pair route: two Train cards for each space.",
+        find,
+        fallback,
+        "claim {route}, the marked pair route",
+        claiming.claimed_text,
+    )
+
+
+def _wrap() -> Step:
+    def wraps(game: Game) -> list[Route]:
+        return sorted(_claims(game, lambda r: r.wraps and not r.pair), key=lambda r: r.length)
+
+    def find(game: Game) -> list[tuple[int, ...]]:
+        return [(r.id,) for r in _payable(game, wraps(game))]
+
+    def fallback(game: Game) -> list[str]:
+        return cards_for(game, claiming.most_held(game, wraps(game)))
+
+    return claiming.claim_step(
+        "wrapping-edge",
+        "The world is round",
+        ("wrapping-edge",),
+        "The board's left edge joins its right edge: the routes between the Pacific's two "
+        "shores leave the board on one side and come back on the other (hover one: its facts "
+        "say so).",
+        "Claim {route}, the marked route across the edge.",
+        find,
+        fallback,
+        "claim {route}, the marked route across the edge",
+        lambda g: (
+            f"{claiming.claimed_text(g)} It counts like any other route: its two cities are "
+            "neighbours."
+        ),
     )
 
 
 def _harbor() -> Step:
-    def build() -> Game:
-        game = world_started()
-        give_routes(game, LEARNER, [route_id(game, "caracas", "lima", "white")])
-        set_hand(
-            game,
-            LEARNER,
-            **{"train-yellow-harbor": 2, "ship-yellow": 1, "ship2-yellow": 1, "wild": 1},
-        )
+    def builds(game: Game) -> list[BuildHarbor]:
+        return [a for a in game.legal_actions() if isinstance(a, BuildHarbor)]
+
+    def ready(game: Game) -> bool:
+        return bool(builds(game))
+
+    def cards(game: Game) -> list[str]:
+        hand = game.state.players[LEARNER].hand
+        colours = ("red", "yellow", "green", "black", "white", "purple")
+        colour = max(colours, key=lambda c: hand[f"train-{c}-harbor"] + hand[f"ship-{c}"])
+        need = [f"train-{colour}-harbor"] * max(0, 2 - hand[f"train-{colour}-harbor"])
+        need += [f"ship-{colour}"] * max(0, 2 - hand[f"ship-{colour}"])
+        return need[:2] if need[:1] and need[0].startswith("train") else need[:2]
+
+    def carry(game: Game) -> Game:
+        others_play(game)
+        collect(game, ready, cards)
+        top_plain(game)
         return game
+
+    def bind(step: Step, game: Game) -> Step:
+        cities = tuple(dict.fromkeys(a.city for a in builds(game)))
+        names = " or ".join(game.map.place_name(c) for c in cities)
+        return replace(
+            step,
+            task=(
+                "In Build a harbor (under your hand) choose a port, one of those ringed on the "
+                f"board ({names}), and build."
+            ),
+            marks=Marks(places=cities, controls=("ttr-harbor",)),
+        )
 
     return Step(
         key="harbor",
@@ -370,18 +465,18 @@ def _harbor() -> Step:
         rules=("harbors",),
         text=(
             "Each player has 3 harbors. You may build one in a port (a city with a blue ring) "
-            "where one of your routes arrives and nobody has built yet. It costs 2 Train and "
-            "2 Ship cards of one colour, all with the harbor symbol ⚓ (Wilds may replace "
-            "any). You own Caracas – Lima."
+            "where one of your routes arrives and nobody has built yet. It costs 2 Train and 2 "
+            "Ship cards of one colour, all with the harbor symbol ⚓ (Wilds may replace any)."
         ),
-        task="In Build a harbor (under your hand) choose Lima or Caracas and build.",
-        build=build,
+        task="",
+        carry=carry,
+        bind=bind,
         goal=Goal("build a harbor", lambda _g, a: isinstance(a, BuildHarbor)),
         done=(
             "Your harbor stands there (a ring in your colour). At the end it scores 20, 30 or "
-            "40 for 1, 2 or 3 of your completed tickets naming its city."
+            "40 for 1, 2 or 3 of your completed tickets naming its city; each harbor never "
+            "built costs 4 points."
         ),
-        marks=Marks(places=("caracas", "lima"), controls=("ttr-harbor",)),
     )
 
 
@@ -393,10 +488,10 @@ def _exchange() -> Step:
         text=(
             "The pieces you left in your box are not lost: on your turn you may swap pieces of "
             "your supply for pieces of the other kind from the box, one for one, at 1 point "
-            "each. That is your whole turn. Everyone here kept 20 trains and 40 ships."
+            "each. That is your whole turn."
         ),
         task="In Exchange pieces (under your hand) choose a swap and press the button.",
-        build=world_started,
+        carry=common.others_then(),
         goal=Goal("exchange pieces", lambda _g, a: isinstance(a, ExchangePieces)),
         done=lambda g: (
             f"{common._turn_text(g)} Your pieces now: "
@@ -407,97 +502,92 @@ def _exchange() -> Step:
     )
 
 
+def _last_round() -> Step:
+    step = common.last_round(MAP)
+    bind = step.bind
+    assert bind is not None
+
+    def words(s: Step, game: Game) -> Step:
+        bound = bind(s, game)
+        left = sum(game.state.players[LEARNER].pieces.values())
+        return replace(
+            bound,
+            title="The end: two more turns",
+            text=(
+                "When a player ends a turn with 6 pieces or fewer (trains and ships together), "
+                "the end begins: every player, that one too, takes two more turns. You have "
+                f"{panels.pieces_text(game.state.players[LEARNER].pieces)} ({left} pieces). A "
+                "route longer than the pieces of its kind you have left cannot be claimed."
+            ),
+            task=bound.task.replace("the last round", "the end"),
+        )
+
+    return replace(
+        step,
+        title="The end: two more turns",
+        bind=words,
+        done=lambda g: (
+            f"{claiming.claimed_text(g)} The end has begun: everyone, you included, now plays "
+            "two more turns; then the score is counted."
+        ),
+    )
+
+
+def _to_the_very_last(game: Game) -> Game:
+    """The two last turns each: Bruno's and Chen's, the learner's first (played for them),
+    Bruno's and Chen's again; the learner's very last turn is theirs to play."""
+    others_play(game)
+    blind_turn(game)
+    others_play(game)
+    top_plain(game)
+    return game
+
+
+def _final_turn() -> Step:
+    return common.final_turn(
+        MAP,
+        rules=("route-points", "tickets-scored", "tours"),
+        text=(
+            "Everyone's two last turns have been played but your second: this one is the very "
+            "last of the game (your first was played for you). Then the score: routes, tickets "
+            "plus or minus, and harbors (20, 30 or 40 for 1, 2 or 3 completed tickets naming "
+            "their city; 4 points off for each harbor not built). A tour names cities in "
+            "order: a trail of your routes through them in that order scores its high value, "
+            "joined in another order its low value, and otherwise you lose its penalty."
+        ),
+        done=_score,
+        carry=_to_the_very_last,
+    )
+
+
+def _score(game: Game) -> str:
+    rows = game.scores()
+    mine = rows[LEARNER]
+    parts = ", ".join(f"{k.replace('_', ' ')} {v:+d}" for k, v in mine.items() if k != "total")
+    result = game.result() or {}
+    winners = " and ".join(game.names[i] for i in result.get("winners", []))
+    return (
+        f"The game is over. Your score: {parts}; total {mine['total']}. {winners} won. The "
+        "end screen lists each ticket, tour and harbor."
+    )
+
+
+def _later_tickets() -> Step:
+    return replace(
+        common.later_tickets(MAP),
+        text=(
+            "Drawing tickets is a whole turn: you keep at least 1 of those drawn; the others go "
+            "under the deck. A tour among them names three or more cities in order: it scores "
+            "its high value if your routes visit them in that order, its low value in another "
+            "order, and costs its penalty if they are not all joined. Tickets are worth "
+            "drawing once your network already reaches some of their cities."
+        ),
+    )
+
+
 @register_tutorial(MAP)
 def world_tutorial() -> Tutorial:
-    """Rails & Sails World's tutorial: 16 steps."""
-    trains = claiming.hand_claim_step(
-        world_started,
-        "trains",
-        "Train routes and ship routes",
-        ("trains-and-ships", "pay-colour"),
-        (
-            "Rectangles are train routes, ovals are ship routes across the sea. A train route "
-            "is claimed with Train cards and filled with trains, a ship route with Ship cards "
-            "and ships. All the cards are of the route's colour (any one colour for gray), "
-            "and Wilds pay for any."
-        ),
-        "Claim the marked train route with your red Train cards.",
-        _rid("moskva", "tehran"),
-        {"train-red": 3, "ship-red": 2, "ship2-green": 1},
-    )
-    double_ship = claiming.hand_claim_step(
-        world_started,
-        "double-ship",
-        "Double-Ship cards",
-        ("double-ship",),
-        (
-            "Ship cards come single (one space) or double (two spaces, two ships pictured). "
-            "You may pay one space too many when a Double-Ship card is half used, but never "
-            "hand in a card you do not need."
-        ),
-        "Claim the marked 4-space ship route with two white Double-Ship cards.",
-        _rid("dar-es-salaam", "mumbai"),
-        {"ship2-white": 2, "ship-white": 1, "train-red": 3},
-        pays=lambda cards: any(card.startswith("ship2") for card, _n in cards),
-    )
-    pair = claiming.hand_claim_step(
-        world_started,
-        "pair-route",
-        "Pair routes",
-        ("pair-routes",),
-        (
-            "A pair route (a white stripe along each space) crosses hard ground: each space "
-            "takes two Train cards of one colour. The colour may change from space to space, "
-            "and a Wild completes a pair."
-        ),
-        "Claim the marked 3-space pair route: six Train cards in pairs.",
-        _rid("beijing", "lahore"),
-        {"train-red": 2, "train-black": 2, "train-green": 1, "train-yellow": 1, "wild": 1},
-    )
-    wrap = claiming.hand_claim_step(
-        world_started,
-        "wrapping-edge",
-        "The world is round",
-        ("wrapping-edge",),
-        (
-            "The board's left edge joins its right edge: Honolulu and Anchorage sit at the "
-            "right, Los Angeles and Vancouver at the left, and the routes between them leave "
-            "the board on one side and come back on the other (hover one: its facts say so)."
-        ),
-        "Claim the marked ship route from Los Angeles to Honolulu, across the edge.",
-        _rid("honolulu", "los-angeles"),
-        {"ship-yellow": 1, "ship2-yellow": 1, "train-red": 1},
-        extra="It counts like any other route: Honolulu and Los Angeles are neighbours.",
-    )
-    doubles = claiming.hand_claim_step(
-        world_started,
-        "double-routes",
-        "Double routes",
-        ("double-routes",),
-        (
-            "As on every map, one player never owns both tracks of a double route, and with 2 "
-            "or 3 players only one of them is used: the first claim closes the other."
-        ),
-        "Claim one track of the marked double route.",
-        _rid("perth", "sydney", "white"),
-        {"train-white": 2, "train-yellow": 2},
-    )
-    doubles = replace(
-        doubles,
-        goal=claim(
-            (_rid("perth", "sydney", "white"), _rid("perth", "sydney", "yellow")),
-            "claim one track of the marked double route",
-        ),
-        marks=Marks(
-            routes=(_rid("perth", "sydney", "white"), _rid("perth", "sydney", "yellow")),
-            controls=("ttr-claim-box",),
-        ),
-        done=lambda g: (
-            f"{claiming.claimed_text(g)} The other track is closed now: with 3 players only one "
-            "of the two is used."
-        ),
-    )
-    later = replace(common.later_tickets(MAP), build=world_started)
+    """Rails & Sails World's tutorial: 17 steps of one game, then a recap."""
     steps = (
         _first_tickets(),
         _supply(),
@@ -505,16 +595,17 @@ def world_tutorial() -> Tutorial:
         _two_decks(),
         _face_up_wild(),
         _wild_reset(),
-        trains,
-        double_ship,
-        pair,
-        wrap,
-        doubles,
-        later,
+        _trains(),
+        _double_ship(),
+        _pair(),
+        _wrap(),
+        claiming.double_routes(MAP),
+        _later_tickets(),
         _harbor(),
         _exchange(),
         _last_round(),
         _final_turn(),
+        common.recap(MAP, RECAP, rules=("aim",)),
     )
     return Tutorial(
         map_id=MAP, title="Learn to play: Rails & Sails World", rules=WORLD_RULES, steps=steps
