@@ -10,7 +10,7 @@ from __future__ import annotations
 import networkx as nx
 import pytest
 
-from ttr_nb.teaching import exercises, exercises_europe, research, solutions
+from ttr_nb.teaching import exercises, exercises_europe, integer_programs, research, solutions
 from ttr_nb.teaching.checking import case_rng, other_cases
 
 # Every check an exercise is graded by, with its model solution and the extra arguments its
@@ -39,10 +39,11 @@ GRADED = [
     (research.check_network_score, research.network_score, ()),
     (research.check_leaving_routes, research.leaving_routes, ()),
     (research.check_ignored, research.ignored, ()),
+    (integer_programs.check_board_mip, solutions.board_mip, ()),
 ]
 IDS = [check.__name__ for check, _, _ in GRADED]
 # Checks that try every case there is, or only hand-made ones: nothing is left to hide.
-NOTHING_TO_HIDE = {"check_heuristic", "check_board_graph", "check_wilson"}
+NOTHING_TO_HIDE = {"check_heuristic", "check_board_graph", "check_wilson", "check_board_mip"}
 
 
 def _fingerprint(value) -> str:
@@ -108,3 +109,13 @@ def test_other_cases_needs_a_key_and_ends_with_its_block():
     with other_cases("k"):
         assert case_rng(5).random() != before
     assert case_rng(5).random() == before
+
+
+def test_every_check_an_exercise_is_graded_by_is_tried_here():
+    import nbformat
+    from assignments_steps import ROOT, assignments, check_name
+
+    called = set()
+    for path in (ROOT / "notebooks").glob("*.ipynb"):
+        called |= {check_name(e) for _, e in assignments.find_exercises(nbformat.read(path, 4))}
+    assert called == set(IDS)
