@@ -149,6 +149,12 @@ hub-deps: npm-deps
 	@test -x tests/hub/node_modules/.bin/configurable-http-proxy || \
 	  npm ci --prefix tests/hub --no-audit --no-fund --loglevel=error
 
+# The graders' sandbox (bubblewrap: tools/assignments_sandbox.py); install it when missing.
+grading-deps:
+	@command -v bwrap >/dev/null 2>&1 || { \
+	  echo "installing Debian bubblewrap for the grading tests"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap) >/dev/null; }
+
 # axe-core for the accessibility browser tests (pinned in tests/a11y/package-lock.json).
 a11y-deps: npm-deps
 	@test -f tests/a11y/node_modules/axe-core/axe.min.js || \
@@ -166,8 +172,21 @@ check: setup
 	echo "make check: passed in $$(( $$(date +%s) - started )) s"
 
 # build-fast first (where a C compiler is): tests/test_compiled.py compares its games.
-test: setup lint browser-deps db-deps hub-deps a11y-deps $(if $(shell command -v cc),build-fast)
+test: setup lint browser-deps db-deps hub-deps a11y-deps grading-deps $(if $(shell command -v cc),build-fast)
 	$(BIN)/python -m pytest -q --durations=30
+
+# ---- a course: the lessons as nbgrader assignments (docs/grading.md). COURSE is the course
+# folder (source/, release/, gradebook.db, nbgrader_config.py); LESSONS picks some lessons.
+.PHONY: assignments grading-deps bench-assignments
+COURSE ?= build/course
+LESSONS ?=
+assignments: setup
+	$(BIN)/python tools/assignments.py --out $(COURSE) $(if $(LESSONS),--lessons $(LESSONS))
+
+# What each step costs a teacher of a class of STUDENTS (figures in results/grading/).
+STUDENTS ?= 30
+bench-assignments: setup grading-deps
+	$(BIN)/python tools/assignments_bench.py --students $(STUDENTS)
 
 # ---- documentation: Sphinx, MyST and MyST-NB; the lessons run at build time (cached by
 # content in build/docs-cache/), warnings are errors, then every internal link is checked.

@@ -108,6 +108,8 @@ SLOW = re.compile(
             r"|search_beats_random|a_fixed_number_of_worlds)",
             r"test_serving\.py::test_(bare_requests|the_load_client)",  # a Voilà server each
             r"test_cli\.py::test_bench_prints",
+            r"test_assignments\.py::",  # nbgrader grades every lesson, each in its sandbox
+            r"test_assignments_local\.py::test_(a_teacher|the_course_opens)",
         ]
     )
 )

@@ -18,10 +18,15 @@ the database. Everything is refused.
 
 from __future__ import annotations
 
+import csv
+import html
+import importlib.metadata
 import importlib.util
+import io
 import json
 import os
 import pwd
+import re
 import secrets
 import shutil
 import subprocess
@@ -496,3 +501,245 @@ def test_a_students_own_code_reads_no_other_seat_and_no_database(hub):
         "print('LISTED', [t.code for t in connect('tess-code').list_tables()])",
     )
     assert code in listed, listed
+
+
+# ---- Grading (issue 50): an nbgrader course on the hub -------------------------------------
+# Three students fetch a lesson from nbgrader's exchange (a shared folder), answer it (one
+# right, one wrong, one blank) and submit; Tina, in the hub's teachers group, releases,
+# collects, autogrades, returns feedback and exports the grades as CSV in the course's grader
+# server (formgrader, in the server of the course account grader-ttr, which only the
+# teachers group may open). Students and the grader are system accounts, created here with
+# useradd: each server runs as its user, so nbgrader's file permissions are what keeps
+# students apart (tests/hub/jupyterhub_config.py, ClassSpawner). Their servers run in an
+# environment of Debian's Python that every account can read (the tests' own may not be).
+GRADER = "grader-ttr"
+COURSE_STUDENTS = ["student-ana", "student-bo", "student-cy"]  # right, wrong, blank
+GRADING_TEACHER = "tina"
+COURSE_ID = "ttr-nb"
+COURSE_LESSON = "graphs_2_connectivity_2_union_find"  # the quickest lesson with exercises
+
+
+@pytest.fixture(scope="module")
+def course_accounts(hub: Hub) -> Iterator[Path]:
+    """The course's system accounts, homes (mode 700), exchange and the course itself, in
+    the folder the hub's config looks in; all removed afterwards."""
+    pytest.importorskip("nbgrader")
+    if os.geteuid() != 0 or not shutil.which("useradd") or not shutil.which("bwrap"):
+        pytest.skip("creating the course's accounts needs root, useradd and bwrap")
+    python = Path("/usr/bin/python3")
+    if not python.exists():
+        pytest.skip("no system Python for the course's accounts")
+    from assignments_steps import assignments
+
+    base = Path(f"/tmp/ttr-hub-course-{hub.url.rsplit(':', 1)[1]}")
+    shutil.rmtree(base, ignore_errors=True)
+    for folder, mode in (("home", 0o755), ("etc", 0o755), ("exchange", 0o1777)):
+        (base / folder).mkdir(parents=True)
+        os.chmod(base / folder, mode)
+    os.chmod(base, 0o755)
+    (base / "etc" / "nbgrader_config.py").write_text(
+        f"c = get_config()\nc.Exchange.root = {str(base / 'exchange')!r}\n"
+        f"c.CourseDirectory.course_id = {COURSE_ID!r}\n"
+    )
+    accounts = [GRADER, *COURSE_STUDENTS]
+    try:
+        # ttr-nb with its app and grading extras, as a school's image would have it (~1 min).
+        subprocess.run([str(python), "-m", "venv", str(base / "venv")], check=True)
+        hub_version = importlib.metadata.version("jupyterhub")
+        pip = [str(base / "venv" / "bin" / "python"), "-m", "pip", "install", "-q"]
+        done = subprocess.run(
+            [*pip, f"{REPO}[app,grading]", f"jupyterhub=={hub_version}"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        for user in accounts:
+            home = base / "home" / user
+            subprocess.run(["useradd", "-m", "-d", str(home), "-s", "/bin/bash", user], check=True)
+            os.chmod(home, 0o700)
+            with (home / ".profile").open("a") as profile:  # the terminal's login shell
+                profile.write(f'\nPATH="{base / "venv" / "bin"}:$PATH"\n')
+        course = base / "home" / GRADER / "course"
+        assignments.build_course(course, names=[COURSE_LESSON])
+        # The grader's nbgrader reads the course's settings (the sandbox) wherever it starts.
+        (course.parent / ".jupyter").mkdir()
+        (course.parent / ".jupyter" / "nbgrader_config.py").write_text(
+            f"load_subconfig({str(course / 'nbgrader_config.py')!r})\n"
+        )
+        subprocess.run(["chown", "-R", f"{GRADER}:{GRADER}", str(course.parent)], check=True)
+        yield base
+    finally:
+        for user in accounts:
+            hub.api("DELETE", f"/users/{user}/server")
+        time.sleep(2)
+        for user in accounts:
+            subprocess.run(["userdel", "-r", "-f", user], capture_output=True, check=False)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+class Browser:
+    """One person's requests session on the hub, logged in on the hub's form."""
+
+    def __init__(self, hub: Hub, user: str) -> None:
+        import requests
+
+        self.hub, self.user, self.session = hub, user, requests.Session()
+        self.session.get(f"{hub.url}/hub/login")
+        answer = self.session.post(
+            f"{hub.url}/hub/login",
+            data={"username": user, "password": PASSWORD, "_xsrf": self.session.cookies["_xsrf"]},
+            allow_redirects=False,
+        )
+        assert answer.status_code == 302, answer.status_code
+
+    def open(self, server: str, path: str = "lab") -> Any:
+        """A page of ``server``'s user server (the hub's OAuth handshake first, as a browser).
+        Another user's server makes the hub ask "Authorize access?": the person clicks it."""
+        answer = self.session.get(f"{self.hub.url}/user/{server}/{path}")
+        if answer.status_code == 200 and "/hub/api/oauth2/authorize" in answer.url:
+            fields = re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', answer.text)
+            answer = self.session.post(answer.url, data=[(k, html.unescape(v)) for k, v in fields])
+        return answer
+
+    def xsrf(self, server: str) -> str:
+        """The XSRF token ``server`` set in a cookie (a page's scripts send it back)."""
+        found = (c.value for c in self.session.cookies if c.name == "_xsrf" and server in c.path)
+        return next(found, "")
+
+    def post(self, server: str, path: str, **kwargs: Any) -> Any:
+        return self.session.post(
+            f"{self.hub.url}/user/{server}/{path}",
+            headers={"X-XSRFToken": self.xsrf(server)},
+            **kwargs,
+        )
+
+    def json(self, server: str, path: str, method: str = "GET", **kwargs: Any) -> Any:
+        if method == "GET":
+            answer = self.session.get(f"{self.hub.url}/user/{server}/{path}", **kwargs)
+        else:
+            answer = self.post(server, path, **kwargs)
+        cookies = [(c.name, c.path) for c in self.session.cookies]
+        assert answer.status_code == 200, (path, answer.status_code, answer.text[:300], cookies)
+        return answer.json()
+
+    def shell(self, server: str, command: str, timeout: float = 120) -> str:
+        """Run ``command`` in a terminal of ``server`` (as a person would in JupyterLab's)."""
+        import websocket
+
+        name = self.json(server, "api/terminals", "POST")["name"]
+        cookies = "; ".join(f"{c.name}={c.value}" for c in self.session.cookies)
+        ws = websocket.create_connection(
+            f"{self.hub.url.replace('http', 'ws')}/user/{server}/terminals/websocket/{name}",
+            cookie=cookies,
+            origin=self.hub.url,
+            timeout=timeout,
+        )
+        marker = secrets.token_hex(4)  # printed as done-<marker> once the command is over
+        ws.send(json.dumps(["stdin", f"{command}; printf '%s-%s\\n' done {marker}\r"]))
+        out = ""
+        deadline = time.monotonic() + timeout
+        while f"done-{marker}" not in out and time.monotonic() < deadline:
+            kind, *data = json.loads(ws.recv())
+            if kind == "stdout":
+                out += data[0]
+        ws.close()
+        self.session.delete(
+            f"{self.hub.url}/user/{server}/api/terminals/{name}",
+            headers={"X-XSRFToken": self.xsrf(server)},
+        )
+        return out  # the command as the terminal echoed it, then what it printed
+
+
+def _answer(browser: Browser, answers: dict[str, str]) -> None:
+    """Fill the student's fetched copy in their own server, through JupyterLab's contents API."""
+    import nbformat
+    from assignments_steps import answered
+
+    path = f"api/contents/{COURSE_LESSON}/{COURSE_LESSON}.ipynb"
+    user = browser.user
+    model = browser.json(user, path)
+    notebook = answered(nbformat.from_dict(model["content"]), answers)
+    answer = browser.session.put(
+        f"{browser.hub.url}/user/{user}/{path}",
+        json={"type": "notebook", "format": "json", "content": notebook},
+        headers={"X-XSRFToken": browser.xsrf(user)},
+    )
+    assert answer.status_code in (200, 201), answer.text[:300]
+
+
+def test_a_course_on_the_hub_fetch_submit_collect_autograde_feedback_export(hub, course_accounts):
+    from assignments_steps import first_wrong, model
+    from test_exercises import ticket_ignoring_dead_ends
+
+    from ttr_nb.teaching import exercises
+
+    base, assignment = course_accounts, COURSE_LESSON
+    assert hub.api("POST", f"/users/{GRADING_TEACHER}")[0] in (201, 409)
+    assert hub.api("POST", "/groups/teachers/users", {"users": [GRADING_TEACHER]})[0] == 200
+    hub.start_servers([GRADER, *COURSE_STUDENTS])
+
+    tina = Browser(hub, GRADING_TEACHER)
+    assert tina.open(GRADER).status_code == 200  # JupyterLab, in the grader's server
+    assert tina.open(GRADER, "formgrader").status_code == 200
+    released = tina.json(GRADER, f"formgrader/api/assignment/{assignment}/release", "POST")
+    assert released["success"], released
+
+    right = {"ticket_done": model("ticket_done"), "pieces": model("pieces")}
+    wrong = first_wrong("ticket_done", "pieces")  # ticket_ignoring_dead_ends, and one piece
+    students = {}
+    for user, answers in zip(COURSE_STUDENTS, (right, wrong, {}), strict=True):
+        browser = students[user] = Browser(hub, user)
+        assert browser.open(user).status_code == 200
+        listed = browser.json(user, "assignments", params={"course_id": COURSE_ID})
+        assert any(a["assignment_id"] == assignment for a in listed["value"]), listed
+        query = {"course_id": COURSE_ID, "assignment_id": assignment}
+        assert browser.json(user, "assignments/fetch", "POST", data=query)["success"]
+        if answers:
+            _answer(browser, answers)
+        assert browser.json(user, "assignments/submit", "POST", data=query)["success"]
+
+    # A student cannot open the grader's server, list the submissions, read another's copy,
+    # the course's hidden tests or its gradebook.
+    bo = students["student-bo"]
+    assert bo.open(GRADER, "formgrader").status_code == 403
+    seen = bo.shell(
+        "student-bo",
+        f"ls {base}/exchange/{COURSE_ID}/inbound; cat {base}/home/student-ana/{assignment}/*.ipynb;"
+        f" ls {base}/home/{GRADER}/course/source; cat {base}/home/{GRADER}/course/gradebook.db",
+    )
+    assert seen.count("Permission denied") == 4, seen
+    assert "other_cases" not in seen and "def ticket_done" not in seen
+
+    collected = tina.json(GRADER, f"formgrader/api/assignment/{assignment}/collect", "POST")
+    assert collected["success"], collected
+    for user in COURSE_STUDENTS:
+        done = tina.json(GRADER, f"formgrader/api/submission/{assignment}/{user}/autograde", "POST")
+        assert done["success"], done
+    graded = {
+        s["student"]: s["score"]
+        for s in tina.json(GRADER, f"formgrader/api/submissions/{assignment}")
+    }
+    assert graded == {"student-ana": 20.0, "student-bo": 0.0, "student-cy": 0.0}
+
+    tina.json(GRADER, f"formgrader/api/assignment/{assignment}/generate_feedback", "POST")
+    tina.json(GRADER, f"formgrader/api/assignment/{assignment}/release_feedback", "POST")
+    query = {"course_id": COURSE_ID, "assignment_id": assignment}
+    assert bo.json("student-bo", "assignments/fetch_feedback", "POST", data=query)["success"]
+    feedback = bo.json("student-bo", f"api/contents/{assignment}/feedback")["content"]
+    (returned,) = [entry["path"] for entry in feedback]  # one folder a feedback, by its time
+    page = bo.json("student-bo", f"api/contents/{returned}/{assignment}.html")["content"]
+    text = html.unescape(re.sub(r"<[^>]+>", "", page))
+    assert exercises.check_ticket(ticket_ignoring_dead_ends).message in text
+
+    out = tina.shell(GRADER, "cd ~/course && nbgrader export --to grades.csv")
+    assert "Exception" not in out, out
+    assert tina.session.get(f"{hub.url}/user/{GRADER}/api/contents/grades.csv").ok, out
+    rows = list(
+        csv.DictReader(io.StringIO(tina.json(GRADER, "api/contents/grades.csv")["content"]))
+    )
+    assert {r["student_id"]: (r["score"], r["max_score"]) for r in rows} == {
+        "student-ana": ("20.0", "20.0"),
+        "student-bo": ("0.0", "20.0"),
+        "student-cy": ("0.0", "20.0"),
+    }

@@ -116,3 +116,46 @@ c.JupyterHub.load_roles = [
         "scopes": ["read:users:groups", "read:users:name"],
     },
 ]
+
+# ---- The grading section of tests/test_hub.py (issue 50): an nbgrader course on this hub.
+# Its accounts are system users named as the hub users (the test creates them, as a school's
+# accounts would be), with homes in COURSE: their servers run as themselves, from the
+# environment the test installed in COURSE/venv (ttr-nb with nbgrader), in JupyterLab, with
+# nbgrader's shared settings (the exchange) from COURSE/etc. The account "grader-ttr" holds
+# the course in ~/course; the hub group teachers may open its server.
+COURSE = f"/tmp/ttr-hub-course-{PORT}"
+
+
+def _course_home(name: str) -> str | None:
+    """The home of a course account of this hub, or None (the table test's users)."""
+    try:
+        home = pwd.getpwnam(name).pw_dir
+    except KeyError:
+        return None
+    return home if home.startswith(COURSE + "/home/") else None
+
+
+class CourseSpawner(ClassSpawner):
+    """The table test's users as ClassSpawner runs them; the course's accounts as themselves."""
+
+    def system_name(self) -> str:
+        return self.user.name if _course_home(self.user.name) else super().system_name()
+
+    async def start(self):  # noqa: ANN201 - JupyterHub's signature
+        home = _course_home(self.user.name)
+        if home:
+            course = os.path.join(home, "course")
+            self.cmd = [COURSE + "/venv/bin/jupyterhub-singleuser"]
+            self.default_url = "/lab"
+            self.notebook_dir = course if os.path.isdir(course) else home
+            self.environment = {
+                "PATH": COURSE + "/venv/bin" + os.pathsep + "/usr/bin:/bin",
+                "JUPYTER_CONFIG_PATH": COURSE + "/etc",
+            }
+        return await super().start()
+
+
+c.JupyterHub.spawner_class = CourseSpawner
+c.JupyterHub.load_roles.append(
+    {"name": "course-graders", "groups": ["teachers"], "scopes": ["access:servers!user=grader-ttr"]}
+)

@@ -6,12 +6,19 @@ the first failing case.  :func:`_call` calls the learner's function; a stub
 raises ``_NotYet``, an error or a wrong answer raises ``_Wrong`` with a
 message.  The exercise modules (:mod:`.exercises`, :mod:`.exercises_networks`)
 hold the checks themselves.
+
+The made-up cases of every check come from :func:`case_rng`, seeded, so a
+learner sees the same cases at every run.  A grader runs the same check again
+inside :func:`other_cases` to try cases the learner has never seen (the hidden
+tests of ``tools/assignments.py``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -20,7 +27,7 @@ import networkx as nx
 
 from ..maps import Map, load_map
 
-__all__ = ["CheckResult", "random_network", "simple_board_graph"]
+__all__ = ["CheckResult", "case_rng", "other_cases", "random_network", "simple_board_graph"]
 
 MAPS = ("usa", "germany", "world")
 
@@ -55,6 +62,52 @@ class CheckResult:
         return self.message
 
     __str__ = __repr__
+
+
+# The key of the cases in use: None for the lessons' own cases (see other_cases).
+_CASES_KEY: ContextVar[str | None] = ContextVar("ttr_nb_cases_key", default=None)
+
+
+def case_rng(seed: int) -> random.Random:
+    """The random source of a check's made-up cases.
+
+    Seeded by `seed` alone, so a learner meets the same cases at every run; inside
+    :func:`other_cases`, seeded by the key and `seed` together.
+
+    Examples
+    --------
+    >>> case_rng(7).random() == case_rng(7).random()
+    True
+    >>> with other_cases("a key"):
+    ...     other = case_rng(7).random()
+    >>> other == case_rng(7).random()
+    False
+    """
+    key = _CASES_KEY.get()
+    return random.Random(seed if key is None else f"{key}|{seed}")
+
+
+@contextmanager
+def other_cases(key: str) -> Iterator[None]:
+    """Let the checks run inside this block draw other made-up cases, chosen by `key`.
+
+    A grader's hidden test runs a lesson's check again inside this block: the
+    same hand-made traps, and random cases the learner has never seen (they
+    depend on `key`, which only the grader knows).  Checks that try every case
+    there is (the A* estimate's: every pair of places) try the same ones.
+
+    Raises
+    ------
+    ValueError
+        If `key` is empty: the cases would be guessable.
+    """
+    if not key:
+        raise ValueError("other_cases needs a non-empty key")
+    token = _CASES_KEY.set(key)
+    try:
+        yield
+    finally:
+        _CASES_KEY.reset(token)
 
 
 class _NotYet(Exception):

@@ -25,7 +25,6 @@ import functools
 import itertools
 import json
 import math
-import random
 from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -42,6 +41,7 @@ from .checking import (
     _names,
     _run,
     _Wrong,
+    case_rng,
     random_network,
     simple_board_graph,
 )
@@ -177,7 +177,7 @@ def _map_without_routes_at(name: str, place: str) -> Map:
 
 # ------------------------------------------------------------- lesson 2
 def _search_cases() -> list[tuple[str, Map, nx.Graph, str]]:
-    rng = random.Random(2024)
+    rng = case_rng(2024)
     cases = []
     for name in MAPS:
         game_map = _map(name)
@@ -348,7 +348,7 @@ def _ticket_cases() -> list[tuple[str, list[tuple[str, str]], frozenset, frozens
             frozenset(),
         ),
     ]
-    rng = random.Random(7)
+    rng = case_rng(7)
     for name in ("germany", "usa"):
         game_map = _map(name)
         for k in range(3):
@@ -409,7 +409,7 @@ def check_components(
     """
 
     def check(fn: Callable) -> int:
-        rng = random.Random(11)
+        rng = case_rng(11)
         cases = 0
         for name in MAPS:
             game_map = _map(name)
@@ -471,7 +471,7 @@ def check_dijkstra(dijkstra: Callable[[nx.Graph, str, str], float]) -> CheckResu
     """
 
     def check(fn: Callable) -> int:
-        rng = random.Random(3)
+        rng = case_rng(3)
         cases = 0
         for name in MAPS:
             game_map = _map(name)

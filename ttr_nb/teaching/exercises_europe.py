@@ -10,12 +10,11 @@ it reports as every check of
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from ..rules.europe_stations import station_path
-from .checking import CheckResult, _call, _map, _run, _Wrong, random_network
+from .checking import CheckResult, _call, _map, _run, _Wrong, case_rng, random_network
 
 __all__ = ["check_station_spaces"]
 
@@ -88,7 +87,7 @@ def check_station_spaces(
             cases += 1
         europe = _map("europe")
         board = [(r.id, r.a, r.b, r.length) for r in europe.routes]
-        rng = random.Random(1212)
+        rng = case_rng(1212)
         for _ in range(12):
             own = set(random_network(europe, rng, rng.randint(3, 12)))
             theirs = set(random_network(europe, rng, rng.randint(6, 25))) - own

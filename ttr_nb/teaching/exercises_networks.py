@@ -19,7 +19,7 @@ import networkx as nx
 
 from ..algorithms.centrality import _counts, ticket_betweenness
 from ..tournament import wilson_interval
-from .checking import MAPS, CheckResult, _call, _map, _run, _Wrong, random_network
+from .checking import MAPS, CheckResult, _call, _map, _run, _Wrong, case_rng, random_network
 
 __all__ = [
     "check_completion_rates",
@@ -79,7 +79,7 @@ def _spanning_cases() -> list[tuple[str, list[Hashable], list[tuple]]]:
             [("A", "B", 2), ("B", "C", 2), ("C", "D", 2), ("D", "A", 2), ("A", "C", 2)],
         ),
     ]
-    rng = random.Random(71)
+    rng = case_rng(71)
     for name in MAPS:
         game_map = _map(name)
         places = sorted(c.id for c in game_map.cities)
@@ -149,7 +149,7 @@ def check_prim(prim: Callable[[list[tuple], Hashable], float]) -> CheckResult:
 
     def check(fn: Callable) -> int:
         cases = 0
-        rng = random.Random(72)
+        rng = case_rng(72)
         for case, _places, routes in _spanning_cases():
             ends = sorted({p for r in routes for p in r[:2]})
             for start in rng.sample(ends, min(2, len(ends))):
@@ -218,7 +218,7 @@ def _euler_cases() -> list[tuple[str, list[tuple], Hashable]]:
             "D",
         ),
     ]
-    rng = random.Random(81)
+    rng = case_rng(81)
     for name in MAPS:
         game_map = _map(name)
         graph = nx.Graph((r.a, r.b) for r in game_map.routes)
@@ -253,7 +253,7 @@ def check_odd_cities(odd_cities: Callable[[list[tuple]], Iterable[Hashable]]) ->
 
     def check(fn: Callable) -> int:
         cases = 0
-        rng = random.Random(82)
+        rng = case_rng(82)
         trials = [(case, routes) for case, routes, _ in _euler_cases()]
         trials += [
             ("a star X–A, X–B, X–C", [("X", "A"), ("X", "B"), ("X", "C")]),
@@ -375,7 +375,7 @@ def _ways_cases() -> list[tuple[str, nx.Graph, Hashable, Hashable]]:
     cases.append(("the Germany board, 'berlin' to 'freiburg'", germany, "berlin", "freiburg"))
     cases.append(("a line A–B–C", nx.Graph([("A", "B"), ("B", "C")]), "A", "C"))
     cases.append(("two pieces", nx.Graph([("A", "B"), ("C", "D")]), "A", "D"))
-    rng = random.Random(91)
+    rng = case_rng(91)
     for name in MAPS:
         game_map = _map(name)
         board = nx.Graph((r.a, r.b) for r in game_map.routes)
@@ -450,7 +450,7 @@ def check_is_cut(
 
     def check(fn: Callable) -> int:
         cases = 0
-        rng = random.Random(92)
+        rng = case_rng(92)
         for case, graph, a, b in _ways_cases():
             edges = sorted(graph.edges)
             connected = nx.has_path(graph, a, b)
@@ -509,7 +509,7 @@ def check_path_counts(count_paths: Callable[[nx.Graph, Hashable], dict]) -> Chec
 
     def check(fn: Callable) -> int:
         cases = 0
-        rng = random.Random(101)
+        rng = case_rng(101)
         for case, graph in _centrality_cases():
             for source in rng.sample(sorted(graph), 3):
                 label = f"On {case} from {source!r}"
@@ -542,7 +542,7 @@ def check_ticket_share(
 
     def check(fn: Callable) -> int:
         cases = 0
-        rng = random.Random(102)
+        rng = case_rng(102)
         for case, graph in _centrality_cases():
             places = sorted(graph)
             for _ in range(4):
@@ -594,7 +594,7 @@ def check_completion_rates(rates: Callable[[list[tuple[int, bool]]], dict]) -> C
     """
 
     def check(fn: Callable) -> int:
-        rng = random.Random(111)
+        rng = case_rng(111)
         cases = 0
         samples = [[(5, True), (5, False), (9, True)], []]
         for _ in range(5):

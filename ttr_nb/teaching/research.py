@@ -11,7 +11,6 @@ traps, as :mod:`.exercises` does, and the solutions are shown folded in the less
 from __future__ import annotations
 
 import inspect
-import random
 from collections import Counter
 from collections.abc import Callable, Iterable
 from types import SimpleNamespace
@@ -22,7 +21,7 @@ import networkx as nx
 from ..analysis import playtest
 from ..analysis.best_score import map_score
 from ..maps import Map, load_map
-from .checking import CheckResult, _call, _run, _Wrong
+from .checking import CheckResult, _call, _run, _Wrong, case_rng
 
 __all__ = [
     "agreement",
@@ -108,7 +107,7 @@ def paste(namespace: dict, *names: str) -> SimpleNamespace:
 # ------------------------------------------------------------------ checks
 def _route_sets(game_map: Map, count: int, seed: int) -> list[list[int]]:
     """Sets of routes: a few random ones, and paths along tickets (which complete them)."""
-    rng = random.Random(seed)
+    rng = case_rng(seed)
     ids = [r.id for r in game_map.routes]
     sets = [[], rng.sample(ids, 12), rng.sample(ids, 25)]
     graph = nx.Graph()
@@ -257,7 +256,7 @@ def check_ignored(fn_ignored: Callable[[Map, list[list[int]]], set]) -> CheckRes
         cases = 0
         for name in ("usa", "germany"):
             game_map = load_map(name)
-            rng = random.Random(3)
+            rng = case_rng(3)
             ids = [r.id for r in game_map.routes]
             for n in (0, 5, 30):
                 seats = [rng.sample(ids, n), rng.sample(ids, n // 2)]
