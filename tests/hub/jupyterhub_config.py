@@ -109,6 +109,9 @@ c.JupyterHub.load_roles = [
             "access:services!service=ttr-tables",
         ],
     },
+    # JupyterHub gives a server's token only scopes its user holds: the default role of a
+    # user ("self") lacks the table service, so a user is given it too.
+    {"name": "user", "scopes": ["self", "access:services!service=ttr-tables"]},
     # The table service reads who is in which group (the teachers) and nothing more.
     {
         "name": "ttr-tables",
