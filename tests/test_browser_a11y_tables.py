@@ -22,6 +22,7 @@ from a11y import JS_OVERLAPS, check_page, choose_by_keys, describe, key_to, need
 from browser import (
     CHROMIUM,
     CHROMIUM_FLAGS,
+    JS_APP_SHOWN,
     JS_CANVAS_PAINTED,
     JS_SCROLL_TOP,
     WAIT_MS,
@@ -78,7 +79,7 @@ def devices(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
 def open_page(context: Any, url: str) -> Any:
     page = context.new_page()
     page.goto(url, wait_until="domcontentloaded", timeout=60_000)
-    page.wait_for_function(JS_CANVAS_PAINTED, timeout=90_000, polling=200)
+    page.wait_for_function(JS_APP_SHOWN, timeout=90_000, polling=200)
     return page
 
 

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import ARTIFACTS, CHROMIUM, CHROMIUM_FLAGS, JS_CANVAS_PAINTED, sync_api
+from browser import ARTIFACTS, CHROMIUM, CHROMIUM_FLAGS, JS_APP_SHOWN, past_first_screen, sync_api
 from table_steps import act, open_forms, wait_text
 
 REPO = Path(__file__).resolve().parent.parent
@@ -285,7 +285,8 @@ def log_in(chromium: Any, hub: Hub, user: str) -> Any:
 
 def open_app(page: Any, hub: Hub, user: str) -> None:
     page.goto(f"{hub.url}/user/{user}/voila/render/ttr-nb/app.ipynb")
-    page.wait_for_function(JS_CANVAS_PAINTED, timeout=90_000, polling=200)
+    page.wait_for_function(JS_APP_SHOWN, timeout=90_000, polling=200)
+    past_first_screen(page)
 
 
 def shoot(page: Any, name: str) -> None:
