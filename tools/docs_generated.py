@@ -313,6 +313,16 @@ def tables_guessing(part: str) -> str:
     return values[part]
 
 
+# ------------------------------------------------------------------ colour vision
+def colour_vision_tables(_: str = "") -> str:
+    """How far apart the colours stay for each kind of dichromat, and what tells the close
+    ones apart (``tools/colour_vision.py``)."""
+    import colour_vision
+
+    text = colour_vision.tables()
+    return "\n".join(line for line in text.splitlines() if not line.startswith("<!--")).strip()
+
+
 # ------------------------------------------------------------------ grading (nbgrader)
 GRADING_BENCH = REPO / "results" / "grading" / "bench.json"  # tools/assignments_bench.py writes it
 
@@ -473,6 +483,7 @@ GENERATORS: dict[str, Callable[[str], str]] = {
     "bots.levels": bots_levels,
     "bots.search-budget": search_budget,
     "tables.guessing": tables_guessing,
+    "colour-vision.tables": colour_vision_tables,
     "grading.limit": grading_limit,
     "grading.course": grading_course,
     "grading.bench": grading_bench,
