@@ -8,6 +8,7 @@ user pages), ``tools/docs_generated.py`` (the text written from the code) and
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -156,6 +157,23 @@ def test_a_stale_region_is_found_and_rewritten(tmp_path):
     )
 
 
+def test_the_grading_guide_is_written_from_the_stored_benchmark_and_the_code(tmp_path, monkeypatch):
+    import assignments_sandbox
+
+    record = json.loads(docs_generated.GRADING_BENCH.read_text(encoding="utf-8"))
+    record["rounds"][0]["seconds"]["autograde"] = 4321.0
+    record["rounds"][0]["full marks"] = 9
+    stored = tmp_path / "bench.json"
+    stored.write_text(json.dumps(record), encoding="utf-8")
+    monkeypatch.setattr(docs_generated, "GRADING_BENCH", stored)
+    table = docs_generated.grading_bench("table")
+    assert "| autograde | 4321.0 s |" in table and "| 9 of 30 |" in table
+    assert docs_generated.stale([DOCS / "grading.md"])  # the page quotes the stored run
+    tmp_mb = assignments_sandbox.SandboxedKernelManager.tmp_mb.default_value
+    assert docs_generated.grading_limit("tmp") == f"{tmp_mb} MiB"
+    assert docs_generated.grading_limit("cell").isdigit()
+
+
 def test_no_page_includes_a_file_the_repository_host_cannot_show():
     for page in _pages():
         assert "_generated/" not in page.read_text(encoding="utf-8"), page
@@ -280,6 +298,8 @@ def _command(text: str) -> docs_commands.Command:
         ("python -c 'from ttr_nb import no_such_name'", "its imports fail"),
         ("jupyter no-such-sub", "installed neither"),
         ("frobnicate --all", "no check knows this program"),
+        ("nbgrader no_such_step ASSIGNMENT", "nbgrader has no sub-command 'no_such_step'"),
+        ("nbgrader export --no-such-option x", "nbgrader export knows no option --no-such-option"),
     ],
 )
 def test_the_command_check_refuses_what_would_not_work(text, problem):
@@ -295,10 +315,34 @@ def test_the_command_check_refuses_what_would_not_work(text, problem):
         "ttr-nb hint SAVE.json --seat N",
         "python tools/strength.py --maps germany --budgets 1 --games 200 --journal NEW.jsonl",
         "python -m ttr_nb.teacher_server --port 8867",
+        "nbgrader autograde ASSIGNMENT",
+        "nbgrader export --to grades.csv",
+        "cd ~/ttr-course",
     ],
 )
 def test_the_command_check_passes_what_works(text):
     assert docs_commands.check(_command(text)) == []
+
+
+def test_a_chain_of_commands_is_checked_command_by_command(tmp_path, monkeypatch):
+    monkeypatch.setattr(docs_commands, "REPO", tmp_path)
+    page = _page(
+        tmp_path,
+        "```bash\n"
+        'python -m venv .venv && .venv/bin/pip install -e ".[app]"  # a && b; c\n'
+        "```\n"
+        "Then `cd ~/course && nbgrader no_such_step A; make app`.\n",
+    )
+    found = docs_commands.commands([page])
+    assert [c.text for c in found] == [
+        "python -m venv .venv",
+        '.venv/bin/pip install -e ".[app]"',
+        "cd ~/course",
+        "nbgrader no_such_step A",
+        "make app",
+    ]
+    assert [c.line for c in found] == [2, 2, 4, 4, 4]
+    assert docs_commands.check(found[3]) == ["nbgrader has no sub-command 'no_such_step'"]
 
 
 def test_the_variable_check_knows_what_the_code_reads():

@@ -14,9 +14,14 @@ code span of two words or more that starts with a program (``make``, ``ttr-nb``,
 * ``python tools/X.py …`` and ``python -m MODULE …``: the file or module exists, and its parser
   accepts the arguments (the tool runs until it has parsed them, then stops);
 * ``python -c CODE``: the code compiles and what it imports exists;
-* ``jupyter SUB …``: the sub-command is installed; a program of :data:`OTHER_PROGRAMS` (the
-  reader's own tools, such as ``docker``) is not run. In every case a repository path among
-  the arguments (``notebooks/…``, ``tools/…``) must exist.
+* ``jupyter SUB …``: the sub-command is installed;
+* ``nbgrader SUB …``: the installed nbgrader (the ``grading`` extra) has the sub-command, and
+  knows each ``--option`` given;
+* a program of :data:`OTHER_PROGRAMS` (the reader's own tools, such as ``docker``, and the
+  shell's ``cd``) is not run. In every case a repository path among the arguments
+  (``notebooks/…``, ``tools/…``) must exist.
+
+A line that chains commands (``a && b``, ``a; b``, ``a || b``) is checked as each of them.
 
 An **environment variable** is a ``TTR_…`` name anywhere on the page, a ``NAME=value`` before a
 command, ``$NAME``, or an inline code span holding only an upper-case name with an
@@ -47,8 +52,9 @@ from docs_check import COMMENT, GENERATED, user_pages  # noqa: E402
 
 PYTHON = sys.executable
 SHELLS = {"bash", "sh", "shell", "console"}
-PROGRAMS = ("make", "ttr-nb", "python", "python3", "jupyter", ".venv/bin/", "pip")
+PROGRAMS = ("make", "ttr-nb", "python", "python3", "jupyter", "nbgrader", ".venv/bin/", "pip")
 OTHER_PROGRAMS = {
+    "cd": "the shell's, into a folder of the reader's (a course folder they made)",
     "jupyter-repo2docker": "repo2docker, which builds the image on the reader's machine",
     "docker": "the reader's container tool, pushing the image to their registry",
     "helm": "the reader's Kubernetes package manager",
@@ -96,6 +102,28 @@ def _split(text: str) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]] | N
     return tuple(env), tuple(words)
 
 
+def _chain(text: str) -> list[str]:
+    """The commands of a line that chains them (``a && b``, ``a; b``, ``a || b``), each as
+    typed; a comment (`` # …``) ends the line. Quotes keep what they hold together."""
+    parts, current, quote, i = [], "", "", 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (not current or current[-1].isspace()):
+            break
+        elif text.startswith(("&&", "||"), i) or ch == ";":
+            parts.append(current)
+            current = ""
+            i += 1 if ch == ";" else 2
+            continue
+        current += ch
+        i += 1
+    return [part.strip() for part in [*parts, current] if part.strip()]
+
+
 def _is_command(argv: tuple[str, ...]) -> bool:
     return bool(argv) and (
         argv[0] in OTHER_PROGRAMS or any(argv[0].startswith(p) for p in PROGRAMS)
@@ -125,14 +153,16 @@ def commands(pages: list[Path] | None = None) -> list[Command]:
                         pending = text[:-1] + " "
                         continue
                     pending = ""
-                    split = _split(text)
-                    if split and (split[1] or split[0]):
-                        found.append(Command(name, number, text.split(" #")[0].strip(), *split))
+                    for part in _chain(text):
+                        split = _split(part)
+                        if split and (split[1] or split[0]):
+                            found.append(Command(name, number, part, *split))
                 continue
             for span in re.findall(r"(?<!`)`([^`\n]+)`(?!`)", line):
-                split = _split(span)
-                if split and len(split[1]) > 1 and _is_command(split[1]):  # a bare name: no
-                    found.append(Command(name, number, span, *split))
+                parts = [(part, _split(part)) for part in _chain(span)]
+                first = parts[0][1] if parts else None
+                if first and len(first[1]) > 1 and _is_command(first[1]):  # a bare name: no
+                    found += [Command(name, number, part, *split) for part, split in parts if split]
     return found
 
 
@@ -243,7 +273,7 @@ def _ttr_nb(command: Command) -> list[str]:
 
 PARSE_ONLY = """
 import argparse, runpy, sys
-class Parsed(Exception):
+class Parsed(BaseException):  # not an Exception: a tool that catches those (venv) lets it by
     pass
 original = argparse.ArgumentParser.parse_args
 def parse_args(self, *args, **kwargs):
@@ -308,6 +338,38 @@ def _python(command: Command) -> list[str]:
     return []
 
 
+@functools.cache
+def _nbgrader_apps() -> dict[str, type] | None:
+    """nbgrader's sub-commands and their applications (None: nbgrader is not installed)."""
+    try:
+        from nbgrader.apps import NbGraderApp
+    except ImportError:
+        return None
+    from traitlets.utils.importstring import import_item
+
+    return {
+        sub: import_item(app) if isinstance(app, str) else app
+        for sub, (app, _) in NbGraderApp.subcommands.items()
+    }
+
+
+def _nbgrader(command: Command) -> list[str]:
+    apps = _nbgrader_apps()
+    if apps is None:
+        return ["nbgrader is not installed (the grading extra: pip install -e '.[grading]')"]
+    sub = command.argv[1] if len(command.argv) > 1 else ""
+    if sub not in apps:
+        return [f"nbgrader has no sub-command {sub!r}"]
+    app = apps[sub]
+    known = set(app.aliases) | set(app.flags)
+    options = [a[2:].partition("=")[0] for a in command.argv[2:] if a.startswith("--")]
+    return [
+        f"nbgrader {sub} knows no option --{name}"
+        for name in options
+        if name not in known and "." not in name  # --Class.trait=value sets any setting
+    ]
+
+
 def check(command: Command) -> list[str]:
     """What is wrong with a command (nothing: an empty list)."""
     argv = command.argv
@@ -332,6 +394,8 @@ def check(command: Command) -> list[str]:
         if not installed and not re.search(rf"^{re.escape(sub)}==", binder, re.M | re.I):
             problems.append(f"jupyter {sub} is installed neither by make setup nor on Binder")
         return problems
+    if program == "nbgrader":
+        return problems + _nbgrader(command)
     if program == "pip":
         return problems
     if program in OTHER_PROGRAMS:

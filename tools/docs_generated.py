@@ -26,9 +26,12 @@ in :data:`FILES`.
 from __future__ import annotations
 
 import argparse
+import functools
 import inspect
+import json
 import re
 import sys
+import tempfile
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -310,6 +313,96 @@ def tables_guessing(part: str) -> str:
     return values[part]
 
 
+# ------------------------------------------------------------------ colour vision
+def colour_vision_tables(_: str = "") -> str:
+    """How far apart the colours stay for each kind of dichromat, and what tells the close
+    ones apart (``tools/colour_vision.py``)."""
+    import colour_vision
+
+    text = colour_vision.tables()
+    return "\n".join(line for line in text.splitlines() if not line.startswith("<!--")).strip()
+
+
+# ------------------------------------------------------------------ grading (nbgrader)
+GRADING_BENCH = REPO / "results" / "grading" / "bench.json"  # tools/assignments_bench.py writes it
+
+
+def _course_settings() -> dict[str, str]:
+    """What the course's ``nbgrader_config.py`` sets (``tools/assignments.py``'s template),
+    by ``Class.trait``."""
+    import assignments
+
+    return dict(re.findall(r"^c\.(\w+\.\w+) = ([^#\n]+?)\s*(?:#.*)?$", assignments.CONFIG, re.M))
+
+
+def grading_limit(name: str) -> str:
+    """A limit of the course's grading: ``tmp`` (the sandbox's ``/tmp``), ``recover`` (how
+    long an interrupted kernel may take to answer), ``cell`` and ``notebook`` (seconds),
+    ``output-chars`` and ``output-lines`` (a cell's output), ``points`` (a graded cell's)."""
+    import assignments
+    import assignments_sandbox as sandbox
+
+    settings = _course_settings()
+    execute, kernels = sandbox.SandboxedExecute, sandbox.SandboxedKernelManager
+    values = {
+        "tmp": f"{kernels.tmp_mb.default_value} MiB",
+        "recover": f"{execute.recover_timeout.default_value} s",
+        "cell": settings["Execute.timeout"],
+        "notebook": settings["SandboxedExecute.notebook_timeout"],
+        "output-chars": f"{execute.max_output_chars.default_value:,}".replace(",", " "),
+        "output-lines": settings["LimitOutput.max_lines"],
+        "points": str(assignments.POINTS),
+    }
+    return values[name]
+
+
+@functools.cache
+def _course() -> dict[str, str]:
+    """Each lesson with exercises: ``"assigned"`` or why ``make assignments`` leaves it out
+    (the course is written into a temporary folder, without running nbgrader)."""
+    import assignments
+
+    with tempfile.TemporaryDirectory(prefix="ttr-docs-course-") as folder:
+        return assignments.build_course(Path(folder), generate=False)
+
+
+def grading_course(part: str) -> str:
+    """What ``make assignments`` makes: ``count`` (the assignments) or ``left-out`` (the
+    lessons with exercises it leaves out; why, when they are left out for different reasons)."""
+    outcome = _course()
+    if part == "count":
+        return str(sum(why == "assigned" for why in outcome.values()))
+    left: dict[str, list[str]] = {}
+    for name, why in outcome.items():
+        if why != "assigned":
+            left.setdefault(why, []).append(f"`{name}`")
+    if len(left) == 1:  # one reason, which the page gives
+        return _and(next(iter(left.values())))
+    return "; ".join(f"{_and(names)} ({why})" for why, names in left.items()) or "none"
+
+
+def grading_bench(part: str) -> str:
+    """``make bench-assignments``' last run (``results/grading/bench.json``): ``table`` (each
+    step's time for each lesson measured, as the benchmark prints it, and the grades it got)
+    or ``machine`` (when, where, how busy)."""
+    import assignments_bench
+
+    record = json.loads(GRADING_BENCH.read_text(encoding="utf-8"))
+    if part == "machine":
+        before, after = record["load average (1 min) before, after"]
+        return (
+            f"Measured on {record['date']} ({record['machine']}; load average {before:g} "
+            f"before and {after:g} after). `make assignments` built the whole course in "
+            f"{record['make assignments seconds']:.1f} s."
+        )
+    marks = " | ".join(f"{r['full marks']} of {r['graded']}" for r in record["rounds"])
+    return (
+        assignments_bench.markdown_table(record)
+        + f"\n| full marks (a third answered with the model solutions) | {marks} |"
+        + f"\n\nMeasured on {record['date']} by `make bench-assignments`."
+    )
+
+
 # ------------------------------------------------------------------ Binder
 def github_repository() -> str:
     """The GitHub repository this copy is published as (``[tool.ttr-nb] github`` in
@@ -390,6 +483,10 @@ GENERATORS: dict[str, Callable[[str], str]] = {
     "bots.levels": bots_levels,
     "bots.search-budget": search_budget,
     "tables.guessing": tables_guessing,
+    "colour-vision.tables": colour_vision_tables,
+    "grading.limit": grading_limit,
+    "grading.course": grading_course,
+    "grading.bench": grading_bench,
     "binder.badges": binder_badges,
     "strength": strength,
     "layers.table": layers_table,
