@@ -423,3 +423,43 @@ def test_killing_postgresql_loses_no_acknowledged_move():
             time.sleep(0.2)
             ann.sync()
         ann.play(ann.game.legal_actions()[0])
+
+
+def test_a_bot_whose_move_the_store_refused_moves_later_unasked(tmp_path, monkeypatch):
+    """The store is down for a moment just as a bot moves (PostgreSQL restarting): once it is
+    back, the bot moves by itself. The waiting page only asks for views, which move no bot,
+    so before, that bot never moved again and the table stood still."""
+    import ttr_nb.tables.bot_runner as bot_runner
+    from ttr_nb.tables.service import Caller, TableService
+
+    monkeypatch.setattr(bot_runner, "STORE_RETRY_S", 0.2)
+    store = TableStore(f"sqlite:///{tmp_path / 't.db'}")
+    service = TableService(store, bots="pool", bot_workers=1)
+    try:
+        ann = Caller("page-ann", "192.0.2.1")
+        made = service.call(
+            ann, "create", {"map": "usa", "seats": ["greedy", "human"], "name": "Ann"}
+        )
+        refused = []
+        down_until = time.monotonic() + 1.0
+        real_play, real_turn = service.referee.play, service.referee.bot_to_move
+
+        def unless_down(real: Any) -> Any:
+            def call(*args: Any, **kwargs: Any) -> Any:
+                if time.monotonic() < down_until:
+                    refused.append(real.__name__)
+                    raise StoreUnavailableError("the table store cannot be reached")
+                return real(*args, **kwargs)
+
+            return call
+
+        monkeypatch.setattr(service.referee, "play", unless_down(real_play))
+        monkeypatch.setattr(service.referee, "bot_to_move", unless_down(real_turn))
+        service.bots.kick(made["table_id"])
+        deadline = time.monotonic() + 30
+        while not store.moves(made["table_id"]):
+            assert time.monotonic() < deadline, "the bot never moved once the store was back"
+            time.sleep(0.1)
+        assert refused, "the store never refused the bot"
+    finally:
+        service.close()

@@ -187,6 +187,7 @@ class ForkedKernel:
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
+        """Wait until the kernel has exited and return its exit code, as ``Popen.wait``."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while self.poll() is None:
             if deadline is not None and time.monotonic() > deadline:
@@ -196,14 +197,17 @@ class ForkedKernel:
         return self.returncode
 
     def send_signal(self, signum: int) -> None:
+        """Send ``signum`` to the kernel if it still runs (it may have gone meanwhile)."""
         if self.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, signum)
 
     def terminate(self) -> None:
+        """Ask the kernel to stop (SIGTERM)."""
         self.send_signal(signal.SIGTERM)
 
     def kill(self) -> None:
+        """Stop the kernel at once (SIGKILL)."""
         self.send_signal(signal.SIGKILL)
 
 

@@ -142,6 +142,7 @@ class ApiHandler(web.RequestHandler):
     """``POST /api/<operation>``: one request of a page (see :class:`TableService`)."""
 
     def initialize(self, server: ServiceServer) -> None:
+        """Tornado passes every handler the running service."""
         self.server = server
 
     def check_xsrf_cookie(self) -> None:  # requests carry a pass or a token, not a cookie
@@ -215,6 +216,7 @@ class PingHandler(web.RequestHandler):
     """``GET /api/ping``: the service is up (no secret in the answer)."""
 
     def get(self) -> None:
+        """Answer that the service runs."""
         self.set_header("Content-Type", "application/json")
         self.finish(json.dumps({"ok": "ttr-nb table service"}))
 

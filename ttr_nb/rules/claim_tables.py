@@ -21,12 +21,23 @@ them, no pickups, one kind of route, at most one kind of wild card per route):
 from __future__ import annotations
 
 from array import array
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from ..actions import ClaimRoute, mark_well_formed
 
-if TYPE_CHECKING:
-    from .fastpath import FastPath
+
+class FastPath(Protocol):
+    """What the tables read of :class:`ttr_nb.rules.fastpath.FastPath` (described here, not
+    imported: the fast path imports this module)."""
+
+    rules: Any
+    card_ids: Sequence[str]
+    one_kind: str | None
+    rows: Sequence[Any]
+    plain_payments: bool
+    plain_pickups: bool
+    plain_reach: bool
 
 COMPILED = not __file__.endswith((".py", ".pyc"))
 """Whether this module runs compiled (then the fast path lists claims with its tables)."""

@@ -30,7 +30,7 @@ from collections import OrderedDict
 from typing import Any
 
 from ..actions import action_from_dict, action_to_dict
-from ..errors import IllegalActionError, StaleMoveError, TableError
+from ..errors import IllegalActionError, StaleMoveError, StoreFaultError, TableError
 from ..game import Game, new_game
 from ..maps import load_map
 from .referee import Referee
@@ -38,6 +38,7 @@ from .referee import Referee
 log = logging.getLogger(__name__)
 
 MAX_INLINE_MOVES = 2_000  # a table of bots only plays to its end inline (tests): bounded
+STORE_RETRY_S = 2.0  # a bot whose move the store could not take tries again this much later
 
 # What one bot process keeps between moves: the games it rebuilt, and the bots themselves
 # (a bot may remember things between its moves), both by table.
@@ -114,6 +115,7 @@ class BotRunner:
         self._threads: list[threading.Thread] = []
         self._processes: concurrent.futures.ProcessPoolExecutor | None = None
         self.moves_made = 0
+        self._closed = False
         if mode == "pool":
             self._processes = concurrent.futures.ProcessPoolExecutor(
                 self.workers, mp_context=multiprocessing.get_context("spawn")
@@ -136,8 +138,18 @@ class BotRunner:
             self._queued.add(table_id)
         self._queue.put(table_id)
 
+    def _retry_later(self, table_id: int) -> None:
+        """The store failed: look at the table again later (nobody else may kick it: the
+        pages only ask for views while they wait for the bot)."""
+        if self.mode == "inline" or self._closed:
+            return  # inline (tests), the caller sees the error and the next request kicks
+        timer = threading.Timer(STORE_RETRY_S, self.kick, (table_id,))
+        timer.daemon = True
+        timer.start()
+
     def close(self) -> None:
         """Stop the workers (the service is stopping)."""
+        self._closed = True
         for _ in self._threads:
             self._queue.put(None)
         for thread in self._threads:
@@ -165,6 +177,9 @@ class BotRunner:
         """Make one bot move at the table if a bot is to move; True if one was made."""
         try:
             turn = self.referee.bot_to_move(table_id)
+        except StoreFaultError:
+            self._retry_later(table_id)
+            return False
         except TableError:
             return False
         if turn is None:
@@ -180,6 +195,10 @@ class BotRunner:
             self.referee.play(
                 table_id, seat, action, number=len(actions) + 1, made_by_bot=kind, why=why
             )
+        except StoreFaultError as exc:
+            log.info("bot move at table %s not stored: %s", table_id, exc)
+            self._retry_later(table_id)
+            return False
         except (StaleMoveError, TableError) as exc:
             log.info("bot move at table %s not stored: %s", table_id, exc)
             return True  # look at the table again: another bot may be to move

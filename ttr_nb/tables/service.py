@@ -37,9 +37,10 @@ Examples
 >>> view["viewer"], view["state"]["players"][0]["hand"]["?"]
 (1, 4)
 >>> service.call(ben, "view", {"table_id": sat["table_id"], "token": "forged" * 4})
+... # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ttr_nb.errors.SeatTokenError: this page does not hold a seat at this table
+ttr_nb.errors.SeatTokenError: this page does not hold a seat at this table (any more: ...)
 """
 
 from __future__ import annotations

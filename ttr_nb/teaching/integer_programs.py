@@ -33,6 +33,8 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import networkx as nx
+
 from .checking import CheckResult, _call, _run, _Wrong
 
 __all__ = [
@@ -228,17 +230,12 @@ def _quiet(make: Callable[[], Any]) -> Any:
 
 # ------------------------------------------------------------ brute force
 def _joined(routes: Sequence[Route], a: str, b: str) -> bool:
-    parent: dict[str, str] = {}
-
-    def find(x: str) -> str:
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            x = parent[x]
-        return x
-
-    for _, u, v, _, _ in routes:
-        parent[find(u)] = find(v)
-    return find(a) == find(b)
+    """Whether ``routes`` join ``a`` and ``b`` (networkx's search: a computation of its own,
+    independent of the model it checks)."""
+    graph = nx.Graph()
+    graph.add_nodes_from((a, b))
+    graph.add_edges_from((u, v) for _, u, v, _, _ in routes)
+    return nx.has_path(graph, a, b)
 
 
 def _legal(routes: Sequence[Route], chosen: Sequence[Route], budget: int) -> str | None:

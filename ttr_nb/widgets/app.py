@@ -875,10 +875,10 @@ def launch(**options: Any) -> GameApp:
     Examples
     --------
     In a notebook cell the app appears; outside one (here) the display prints the
-    widget's text:
+    app's name:
 
     >>> app = launch(map_name="usa", players=2, welcome=False)  # doctest: +ELLIPSIS
-    VBox(children=(HTML(...
+    <ttr_nb.widgets.app.GameApp object at ...>
     >>> app.map.name, app.game.num_players, app.game.phase
     ('USA', 2, 'setup')
     """
