@@ -120,6 +120,7 @@ def test_clicking_the_move_slider_track_jumps_there(page: Any) -> None:
     play_to_end(page)
     total = total_moves(page)
     track = page.locator(".ttr-history .noUi-target, .ttr-history .slider-container").first
+    track.scroll_into_view_if_needed()  # the history is under the play column: scroll to it
     box = track.bounding_box()
     before = serial(page)
     page.mouse.click(box["x"] + box["width"] * 0.25, box["y"] + box["height"] / 2)
