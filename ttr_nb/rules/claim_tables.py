@@ -39,6 +39,7 @@ class FastPath(Protocol):
     plain_pickups: bool
     plain_reach: bool
 
+
 COMPILED = not __file__.endswith((".py", ".pyc"))
 """Whether this module runs compiled (then the fast path lists claims with its tables)."""
 
