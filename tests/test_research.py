@@ -525,3 +525,15 @@ def test_greedy_games_are_the_same_as_before_the_faster_hand_rule():
             game = play_out(new_game(name, players=p, seed=g), bots)
             digest.update(repr(game.history).encode())
     assert digest.hexdigest() == GREEDY_DIGEST
+
+
+@pytest.mark.parametrize("trees", [1, None])
+def test_a_tour_through_a_dead_end_is_not_counted_collected(trees):
+    """A dead end joins nothing: the routes a-f and f-b, f a dead end, are two networks, so
+    the tour a-f-b is not complete. The model never collects it; the value reported once
+    counted it again leg by leg (each leg is joined, in a different network), so a run's
+    value depended on which of the tied games the solver returned."""
+    edges = {0: ("a", "f", 2, 2), 1: ("f", "b", 2, 2)}
+    tour = Demand((frozenset("a"), frozenset("f"), frozenset("b")), 11)
+    got = max_prize_forest(edges, {"tour": tour}, 4, dead_ends={"f"}, trees=trees)
+    assert got.edges == (0, 1) and got.demands == () and got.value == 4

@@ -19,6 +19,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 from tables_fixtures import http_client, http_service, whole_game
 
@@ -139,8 +140,13 @@ def test_killing_the_service_loses_no_acknowledged_move(service, tmp_path):
                 acknowledged = max(acknowledged, len(ann.game.history))
             else:
                 time.sleep(0.2)
+        workers = psutil.Process(service.proc.pid).children(recursive=True)
+        assert workers, "the service runs its bots in worker processes"
         os.kill(service.proc.pid, signal.SIGKILL)
         service.proc.wait(10)
+        # Its bot workers leave with it (they waited for work for ever, 72 MB each).
+        _gone, alive = psutil.wait_procs(workers, timeout=10)
+        assert alive == [], f"bot workers outlived the killed service: {alive}"
         with pytest.raises(StoreUnavailableError, match="cannot be reached"):
             ann.sync(force=True)
         port, key = service.port, service.key

@@ -51,6 +51,8 @@ import time
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .union_find import UnionFind
+
 # HiGHS's share of time for primal heuristics (its default is 0.05): a good game found
 # early prunes most of the search (measured in tools/best_score_methods.py).
 HEURISTIC_EFFORT = 0.3
@@ -363,7 +365,7 @@ def max_prize_forest(
         done = tuple(t for t in tickets if values[y[t]] > 0.5)
         value = objective
     else:
-        done = tuple(t for t in tickets if _joined(edges, chosen, demands[t], dead))
+        done = _collected(edges, chosen, demands, tickets, dead, one_network=trees == 1)
         value = sum(edges[k][3] for k in chosen) + sum(demands[t].prize for t in done)
     bound = max(bound, value)
     gap = 0.0 if value and bound - value < 1e-6 else (bound - value) / max(abs(value), 1e-9)
@@ -609,6 +611,31 @@ def _reach(edges, chosen, sources, dead) -> set:
                 seen.add(m)
                 stack.append(m)
     return seen
+
+
+def _networks(edges, chosen, dead) -> list[tuple]:
+    """The chosen routes split into networks: routes that share a place that is not a dead
+    end are one network (a dead end joins nothing: it is a leaf of the model's trees)."""
+    networks = UnionFind(chosen)
+    at_place: dict[Hashable, Hashable] = {}
+    for k in chosen:
+        for place in edges[k][:2]:
+            if place not in dead:
+                networks.union(at_place.setdefault(place, k), k)
+    return [tuple(sorted(part, key=repr)) for part in networks.sets()]
+
+
+def _collected(edges, chosen, demands, tickets, dead, one_network: bool) -> tuple:
+    """The tickets the chosen routes complete, as the models count them: every leg of a
+    ticket inside one network; with ``one_network``, only the best network's tickets."""
+    per_network = [
+        [t for t in tickets if _joined(edges, part, demands[t], dead)]
+        for part in _networks(edges, chosen, dead)
+    ]
+    if one_network:
+        best = max(per_network, key=lambda ts: sum(demands[t].prize for t in ts), default=[])
+        return tuple(t for t in tickets if t in best)
+    return tuple(t for t in tickets if any(t in ts for ts in per_network))
 
 
 def _joined(edges, chosen, demand: Demand, dead) -> bool:

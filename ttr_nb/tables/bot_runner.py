@@ -26,6 +26,7 @@ import multiprocessing
 import os
 import queue
 import threading
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -89,6 +90,18 @@ def compute_move(
     return action_to_dict(action), why
 
 
+def leave_with_parent(parent: int) -> None:
+    """A bot worker's start: it exits when the service that started it is gone (killed,
+    its pool never shut down), instead of waiting for work for ever."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="ttr-bots-parent", daemon=True).start()
+
+
 class BotRunner:
     """Moves the bots of the tables a :class:`~.referee.Referee` keeps (see the module).
 
@@ -118,7 +131,10 @@ class BotRunner:
         self._closed = False
         if mode == "pool":
             self._processes = concurrent.futures.ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=leave_with_parent,
+                initargs=(os.getpid(),),
             )
             for i in range(self.workers):
                 thread = threading.Thread(target=self._work, name=f"ttr-bots-{i}", daemon=True)
@@ -155,7 +171,7 @@ class BotRunner:
         for thread in self._threads:
             thread.join(timeout=5)
         if self._processes is not None:
-            self._processes.shutdown(wait=False, cancel_futures=True)
+            self._processes.shutdown(wait=True, cancel_futures=True)
 
     # ------------------------------------------------------------------ work
     def _work(self) -> None:
