@@ -167,10 +167,13 @@ a11y-deps: npm-deps
 CHECK_MARKS := not browser and not database and not hub and not binder and not slow
 check: setup
 	@started=$$(date +%s); \
-	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports --no-logo --no-cache && \
-	$(BIN)/python -m pytest -q -p no:cacheprovider $(PARALLEL) tests ttr_nb -m "$(CHECK_MARKS) and not solo" && \
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests ttr_nb -m "$(CHECK_MARKS) and solo" && \
-	echo "make check: passed in $$(( $$(date +%s) - started )) s"
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports --no-logo --no-cache || exit 1; \
+	status=0; \
+	$(BIN)/python -m pytest -q -p no:cacheprovider $(PARALLEL) tests ttr_nb -m "$(CHECK_MARKS) and not solo" || status=$$?; \
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests ttr_nb -m "$(CHECK_MARKS) and solo" || status=$$?; \
+	if [ $$status = 0 ]; then echo "make check: passed in $$(( $$(date +%s) - started )) s"; \
+	else echo "make check: failed after $$(( $$(date +%s) - started )) s"; fi; \
+	exit $$status
 
 # The tests run on TEST_WORKERS processes (pytest-xdist; 0: in pytest's own): each test file
 # whole on one worker, the longest first (conftest.py says which files share a worker); then
