@@ -167,13 +167,31 @@ a11y-deps: npm-deps
 CHECK_MARKS := not browser and not database and not hub and not binder and not slow
 check: setup
 	@started=$$(date +%s); \
-	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports --no-logo --no-cache && \
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests ttr_nb -m "$(CHECK_MARKS)" && \
-	echo "make check: passed in $$(( $$(date +%s) - started )) s"
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports --no-logo --no-cache || exit 1; \
+	status=0; \
+	$(BIN)/python -m pytest -q -p no:cacheprovider $(PARALLEL) tests ttr_nb -m "$(CHECK_MARKS) and not solo" || status=$$?; \
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests ttr_nb -m "$(CHECK_MARKS) and solo" || status=$$?; \
+	if [ $$status = 0 ]; then echo "make check: passed in $$(( $$(date +%s) - started )) s"; \
+	else echo "make check: failed after $$(( $$(date +%s) - started )) s"; fi; \
+	exit $$status
+
+# The tests run on TEST_WORKERS processes (pytest-xdist; 0: in pytest's own): each test file
+# whole on one worker, the longest first (conftest.py says which files share a worker); then
+# the tests marked solo (they time themselves or load the machine) alone. Both parts run
+# even if the first fails, so that one run reports every failure.
+TEST_WORKERS ?= 2
+PARALLEL = $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder)
 
 # build-fast first (where a C compiler is): tests/test_compiled.py compares its games.
 test: setup lint browser-deps db-deps hub-deps a11y-deps grading-deps $(if $(shell command -v cc),build-fast)
-	$(BIN)/python -m pytest -q --durations=30
+	@started=$$(date +%s); status=0; \
+	$(BIN)/python -m pytest -q --durations=30 $(PARALLEL) -m "not solo" || status=$$?; \
+	echo "make test: the tests beside each other took $$(( $$(date +%s) - started )) s"; \
+	alone=$$(date +%s); \
+	$(BIN)/python -m pytest -q --durations=10 -m solo || status=$$?; \
+	echo "make test: the solo tests took $$(( $$(date +%s) - alone )) s," \
+	  "$$(( $$(date +%s) - started )) s in all"; \
+	exit $$status
 
 # ---- a course: the lessons as nbgrader assignments (docs/grading.md). COURSE is the course
 # folder (source/, release/, gradebook.db, nbgrader_config.py); LESSONS picks some lessons.

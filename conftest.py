@@ -115,6 +115,41 @@ SLOW = re.compile(
 )
 
 
+# ---- `make test` and `make check` run the tests on two workers (pytest-xdist, --dist
+# loadfile), then the "solo" tests alone (docs/development.md, "The test loop").
+# The tests that time themselves against the wall clock or load the machine on purpose (a
+# second worker's Chromium beside them could fail them), or that build in the repository's
+# own folders: they run after the rest, alone.
+SOLO = re.compile(
+    "|".join(
+        [
+            # A stopped or locked database: the sentence within the service's deadline
+            # (1.5 s + 1 s), "at once" (< 0.5 s) for the next call, < 5 s for a lock.
+            r"test_tables_faults\.py::test_(a_stopped_postgresql|sqlite_waits|postgresql_waits"
+            r"|killing_postgresql)",
+            # The classroom kernel manager's deadlines of 1 to 2 s, and the real server under
+            # a class's load (bare requests, the load clients, a class larger than the server).
+            r"test_serving\.py::",
+            r"test_serving_browser\.py::",
+            # A template or a server killed: its kernels and service must follow within seconds.
+            r"test_arrival\.py::test_forked_kernels_outlive",
+            r"test_table_service\.py::test_killing_the_voila_server",
+            # pip builds the package in the repository's own build/ folder, as the Binder
+            # image's and the hub's course environments do (on the other worker, meanwhile).
+            r"test_compiled\.py::test_the_static_sites_wheel",
+        ]
+    )
+)
+# Every test file runs whole on one worker (``--dist loadfile``: its module-scoped servers start
+# once, a notebook's cells run in order in one kernel); files that share an expensive session
+# fixture run on the same worker, so that it is made once: the Binder image's environment
+# (``binder_env``) serves test_binder.py and test_hub.py (pytest_xdist_make_scheduler below).
+SHARED_FILES = {"tests/test_hub.py": "tests/test_binder.py"}
+# The longest work first, so that neither worker is left with a long file at the end: the
+# files holding a test with one of these marks, in this order, before the rest.
+FIRST = ("hub", "binder", "browser", "database", "slow")
+
+
 def pytest_configure(config: pytest.Config) -> None:
     for mark, why in (
         ("browser", "needs Chromium or a Voilà server of its own"),
@@ -122,10 +157,12 @@ def pytest_configure(config: pytest.Config) -> None:
         ("hub", "needs JupyterHub and its proxy"),
         ("binder", "builds the Binder image's environment (the package index)"),
         ("slow", "takes long; make check leaves it to make test"),
+        ("solo", "times itself or loads the machine: make test runs it alone, after the rest"),
     ):
         config.addinivalue_line("markers", f"{mark}: {why}")
 
 
+@pytest.hookimpl(tryfirst=True)  # the marks are on before -m selects by them
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
@@ -139,3 +176,41 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker("browser")
         if item.path.suffix == ".ipynb" or SLOW.search(item.nodeid):
             item.add_marker("slow")
+        if SOLO.search(item.nodeid):
+            item.add_marker("solo")
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker: every worker orders alike
+        items[:] = longest_first(items)
+
+
+def work_unit(nodeid: str) -> str:
+    """What one worker runs whole: the test's file, or the file it shares a worker with."""
+    path = nodeid.split("::", 1)[0]
+    return SHARED_FILES.get(path, path)
+
+
+def longest_first(items: list[pytest.Item]) -> list[pytest.Item]:
+    """The tests, their work units ordered by the first of the ``FIRST`` marks any of their
+    tests has (collection order among equals; a unit's tests stay in their order)."""
+    rank: dict[str, int] = {}
+    for item in items:
+        unit = work_unit(item.nodeid)
+        marks = [FIRST.index(m.name) for m in item.iter_markers() if m.name in FIRST]
+        rank[unit] = min([rank.get(unit, len(FIRST)), *marks])
+    order = {unit: i for i, unit in enumerate(rank)}
+    return sorted(
+        items, key=lambda item: (rank[work_unit(item.nodeid)], order[work_unit(item.nodeid)])
+    )
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's, called where it is installed
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile``, with the files of ``SHARED_FILES`` on one worker."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedFiles(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    return SharedFiles(config, log)

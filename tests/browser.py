@@ -182,6 +182,60 @@ class Voila:
     timings: dict[str, Any] = field(default_factory=dict)
 
 
+_TABLES: dict[str, str] = {}
+
+
+def server_env(env: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of a server a test starts: this one's, its tables in a store of this
+    test process's own (unless ``env`` names one), then ``env``. Not the store of the user's
+    Jupyter data folder, which ``make app`` and a second test worker use too: two servers on
+    one store share one table service, which stops with the server that started it."""
+    if not _TABLES:
+        _TABLES["TTR_TABLES_URL"] = _own_tables()
+    return {**os.environ, "PYTHONUNBUFFERED": "1", **_TABLES, **(env or {})}
+
+
+def _own_tables() -> str:
+    """A folder for this process's tables, named by its pid; those of test processes that
+    are gone are removed first (a pytest-xdist worker may end without running atexit)."""
+    import atexit
+    import tempfile
+
+    import psutil
+
+    from ttr_nb.table_service import runtime_file
+
+    temp = Path(tempfile.gettempdir())
+    for old in temp.glob("ttr-test-tables-*"):
+        pid = old.name.rsplit("-", 1)[1]
+        if pid.isdigit() and not psutil.pid_exists(int(pid)):
+            _remove_tables(old, runtime_file(_tables_url(old)))
+    folder = temp / f"ttr-test-tables-{os.getpid()}"
+    folder.mkdir(exist_ok=True)
+    atexit.register(_remove_tables, folder, runtime_file(_tables_url(folder)))
+    return _tables_url(folder)
+
+
+def _tables_url(folder: Path) -> str:
+    return f"sqlite:///{folder / 'tables.sqlite'}"
+
+
+def _remove_tables(folder: Path, record: Path) -> None:
+    """The folder and the table service's record of it (in Jupyter's runtime folder)."""
+    shutil.rmtree(folder, ignore_errors=True)
+    record.unlink(missing_ok=True)
+
+
+def worker_name(name: str) -> str:
+    """``name`` with the pytest-xdist worker's id before its suffix (``failure-gw1.png``),
+    so that two workers never write one file; as it is in a run without workers."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return name
+    stem, dot, suffix = name.rpartition(".")
+    return f"{stem}-{worker}.{suffix}" if dot else f"{name}-{worker}"
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -286,7 +340,7 @@ def serving(
             cwd=REPO,  # voila.json at the repo root configures the server
             stdout=out,
             stderr=subprocess.STDOUT,
-            env=dict(os.environ, PYTHONUNBUFFERED="1", **(env or {})),
+            env=server_env(env),
             start_new_session=True,
         )
     try:
@@ -300,12 +354,14 @@ def serving(
 
 
 @pytest.fixture(scope="module")
-def voila(context: Any) -> Iterator[Voila]:
-    with serving() as server:
+def voila(context: Any, request: pytest.FixtureRequest) -> Iterator[Voila]:
+    module = request.module.__name__  # each module's own log and timings
+    with serving(log_name=f"voila-{module}.log") as server:
         try:
             yield server
         finally:
-            (ARTIFACTS / "browser-timings.json").write_text(json.dumps(server.timings, indent=2))
+            timings = ARTIFACTS / f"browser-timings-{module}.json"
+            timings.write_text(json.dumps(server.timings, indent=2))
             print("\nbrowser timings:", json.dumps(server.timings))
 
 
@@ -376,7 +432,7 @@ def click_and_settle(page: Any, selector: str) -> None:
             timeout=WAIT_MS,
         )
     except sync_api.TimeoutError:
-        shoot(page, "failure.png")
+        shoot(page, worker_name("failure.png"))
         raise AssertionError(
             f"{selector}: the app did not answer; status {status(page)!r}"
         ) from None
@@ -452,7 +508,7 @@ def confirm_if_asked(page: Any, before: int, question: str = "Start a new game")
             with contextlib.suppress(sync_api.TimeoutError):
                 page.locator("button.ttr-prompt-ok").click(timeout=2_000)
         page.wait_for_timeout(200)
-    shoot(page, "failure.png")
+    shoot(page, worker_name("failure.png"))
     raise AssertionError(f"the app did not answer; status {status(page)!r}")
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import datetime
 import ipaddress
-import os
 import ssl
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from browser import ARTIFACTS, REPO, _free_port, _stop
+from browser import ARTIFACTS, REPO, _free_port, _stop, server_env
 
 
 def make_certificate(folder: Path) -> tuple[Path, Path]:
@@ -106,7 +105,7 @@ def running(
             cwd=REPO,
             stdout=out,
             stderr=subprocess.STDOUT,
-            env=dict(os.environ, PYTHONUNBUFFERED="1", **(env or {})),
+            env=server_env(env),
             start_new_session=True,
         )
     try:

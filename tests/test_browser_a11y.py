@@ -12,6 +12,7 @@ Screenshots and axe-core's findings go to ``test-artifacts/a11y-*`` (docs/access
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Iterator
 from functools import cache
@@ -349,6 +350,16 @@ def test_on_a_phone_the_bottom_panel_stays_at_the_foot_of_the_window(page: Any) 
 
 
 # ------------------------------------------------------------------------- a laptop
+def settled_in_view(page: Any, *selectors: str) -> None:
+    """Let the page's own scrolling settle (the app brings the offer into view once the
+    step or the game is drawn): until every selector is in the window, or 10 s (a fixed
+    pause was outlasted on a busy machine); the caller's assertions then say what is not."""
+    page.wait_for_timeout(300)
+    in_view = f"(selectors) => selectors.every(s => ({JS_IN_VIEW.strip()})(s))"
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(in_view, arg=list(selectors), timeout=10_000)
+
+
 def test_on_a_laptop_keep_is_in_the_window_when_tickets_are_offered(
     page: Any, context: Any, voila: Voila
 ) -> None:
@@ -357,7 +368,7 @@ def test_on_a_laptop_keep_is_in_the_window_when_tickets_are_offered(
     whose words fill the column above them (*Keep* was at 856–884 px there)."""
     at_width(page, *LAPTOP)
     game(page, "usa", seed=9)
-    page.wait_for_timeout(300)
+    settled_in_view(page, "button.ttr-keep")
     window_shot(page, "a11y-laptop-keep-1366.png")
     assert page.evaluate(JS_IN_VIEW, "button.ttr-keep"), "Keep is below the fold"
     tab = context.new_page()
@@ -365,7 +376,7 @@ def test_on_a_laptop_keep_is_in_the_window_when_tickets_are_offered(
         tab.set_viewport_size({"width": LAPTOP[0], "height": LAPTOP[1]})
         tab.goto(voila.url + "?tutorial=europe", wait_until="domcontentloaded", timeout=60_000)
         tab.locator("button.ttr-keep").wait_for(state="visible", timeout=90_000)
-        tab.wait_for_timeout(800)  # the column's scrolling settles
+        settled_in_view(tab, "button.ttr-keep", ".ttr-tutorial-task")
         window_shot(tab, "a11y-laptop-keep-tutorial-1366.png")
         assert tab.evaluate(JS_IN_VIEW, "button.ttr-keep"), "Keep is below the fold"
         assert tab.evaluate(JS_IN_VIEW, ".ttr-tutorial-task"), "the step's task is out of view"
