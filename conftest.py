@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+import nbval.kernel
 import nbval.plugin
 import pytest
 
@@ -214,3 +215,19 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
             return work_unit(nodeid)
 
     return SharedFiles(config, log)
+
+
+# ---- nbval's kernels: on two workers, two kernels starting at once may pick the same free
+# TCP port (jupyter_client checks a port is free in its own process only); the kernel that
+# lost the race never answers, and nbval gives up after 60 s. A new start picks new ports.
+def _start_kernel_again_once(start: Any) -> Any:
+    def start_new_kernel(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return start(*args, **kwargs)
+        except RuntimeError:
+            return start(*args, **kwargs)
+
+    return start_new_kernel
+
+
+nbval.kernel.start_new_kernel = _start_kernel_again_once(nbval.kernel.start_new_kernel)
