@@ -172,7 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     server = Server(
         args.notebook,
         [f"--ClassroomKernelManager.warm_kernels={args.warm}", *args.voila_arg],
-        args.json.with_suffix(".voila.log"),
+        # the server log names this machine's paths: kept out of results/
+        REPO / "test-artifacts" / (args.json.stem + ".voila.log"),
     )
     visits = []
     try:

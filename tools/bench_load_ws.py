@@ -555,7 +555,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    log = args.json.with_suffix(".voila.log")
+    # the server log names this machine's paths: kept out of results/
+    log = REPO / "test-artifacts" / (args.json.stem + ".voila.log")
+    log.parent.mkdir(parents=True, exist_ok=True)
     load_before = os.getloadavg()
     print(
         f"load average before: {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f} "
